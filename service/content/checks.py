@@ -1,0 +1,261 @@
+"""Cross-file invariants of the content, and the per-language coverage report.
+
+`check_content` never raises: it returns every problem, so `remedy validate` can print them all and the
+service can refuse to start with the full list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .models import Content, FaqText, LanguageText, ListBlock, SectionText, TableBlock, TableText
+from .problems import Problem
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+Unit = tuple[str, str]  # (file, path inside it)
+
+
+@dataclass
+class Coverage:
+    lang: str
+    expected: int = 0
+    present: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ratio(self) -> float:
+        return self.present / self.expected if self.expected else 0.0
+
+
+def check_content(content: Content) -> tuple[list[Problem], dict[str, Coverage]]:
+    """All cross-file problems, and coverage per supported language."""
+    problems = list(_duplicate_ids(content)) + list(_dangling_references(content))
+    coverage: dict[str, Coverage] = {}
+    units: dict[str, dict[Unit, str]] = {}
+    for lang in content.languages.supported:
+        cov = Coverage(lang)
+        text = content.texts.get(lang)
+        units[lang] = _language_units(content, text, lang, cov) if text else {}
+        coverage[lang] = cov
+    source = units.get(content.languages.default, {})
+    for lang, lang_units in units.items():
+        if lang != content.languages.default:
+            coverage[lang].problems.extend(_translation_problems(content, source, lang_units, lang))
+    for cov in coverage.values():
+        problems.extend(cov.problems)
+    return problems, coverage
+
+
+# --- ids and references ----------------------------------------------------------------------------
+
+
+def _duplicate_ids(content: Content) -> Iterator[Problem]:
+    groups: list[tuple[str, Iterable[str]]] = [
+        ("structure/symptoms.yaml", (s.id for s in content.symptoms)),
+        ("structure/steps.yaml", (s.id for s in content.steps)),
+        ("structure/faq.yaml", (f.id for f in content.faq)),
+        ("structure/families.yaml", (f.id for f in content.families)),
+        ("structure/rules.yaml", (r.id for r in content.rules.risk)),
+        ("structure/guides", (g.id for g in content.guides)),
+        ("languages.yaml", content.languages.supported),
+    ]
+    for guide in content.guides:
+        groups.append((f"structure/guides/{guide.id}.yaml", (s.id for s in guide.sections)))
+    for file, ids in groups:
+        for ident, n in Counter(ids).items():
+            if n > 1:
+                yield Problem(file, ident, "duplicate-id", f"id {ident!r} is used {n} times")
+
+
+def _dangling_references(content: Content) -> Iterator[Problem]:
+    sections = {s.id for g in content.guides for s in g.sections}
+    faq_ids = {f.id for f in content.faq}
+    steps = {s.id for s in content.steps}
+    symptoms = {s.id for s in content.symptoms}
+    families = {f.id for f in content.families}
+    reasons = set(content.rules.reasons)
+    facts = set(content.rules.risk_facts)
+
+    def missing(file: str, path: str, ref: str, known: set[str], what: str) -> Iterator[Problem]:
+        if ref not in known:
+            yield Problem(file, path, "dangling-reference", f"unknown {what} {ref!r}")
+
+    f = "structure/symptoms.yaml"
+    for i, sym in enumerate(content.symptoms):
+        yield from missing(f, f"{i}.section", sym.section, sections, "section")
+        for j, rel in enumerate(sym.related):
+            yield from missing(f, f"{i}.related.{j}", rel, sections | faq_ids, "section or FAQ entry")
+        for j, item in enumerate(sym.plan):
+            yield from missing(f, f"{i}.plan.{j}.step", item.step, steps, "step")
+            yield from missing(f, f"{i}.plan.{j}.reason", item.reason, reasons, "reason")
+    f = "structure/steps.yaml"
+    for i, step in enumerate(content.steps):
+        yield from missing(f, f"{i}.section", step.section, sections, "section")
+    f = "structure/faq.yaml"
+    for i, entry in enumerate(content.faq):
+        yield from missing(f, f"{i}.section", entry.section, sections, "section")
+        if entry.symptom:
+            yield from missing(f, f"{i}.symptom", entry.symptom, symptoms, "symptom")
+        for j, rel in enumerate(entry.related):
+            yield from missing(f, f"{i}.related.{j}", rel, sections | faq_ids, "section or FAQ entry")
+    f = "structure/rules.yaml"
+    for rid, reason in content.rules.reasons.items():
+        yield from missing(f, f"reasons.{rid}.section", reason.section, sections, "section")
+    for i, rule in enumerate(content.rules.risk):
+        for j, fact in enumerate(rule.facts):
+            yield from missing(f, f"risk.{i}.facts.{j}", fact, facts, "risk fact")
+    for guide in content.guides:
+        f = f"structure/guides/{guide.id}.yaml"
+        for i, sec in enumerate(guide.sections):
+            for j, block in enumerate(sec.blocks):
+                if block.kind == "faq":
+                    for k, ref in enumerate(block.entries):
+                        yield from missing(f, f"sections.{i}.blocks.{j}.entries.{k}", ref, faq_ids, "FAQ entry")
+                if isinstance(block, TableBlock):
+                    for k, ref in enumerate(block.rows):
+                        yield from missing(f, f"sections.{i}.blocks.{j}.rows.{k}", ref, families, "family")
+    if content.languages.default not in content.languages.supported:
+        yield Problem("languages.yaml", "default", "dangling-reference", "default language is not supported")
+    fallbacks = [fam.id for fam in content.families if fam.fallback]
+    if len(fallbacks) != 1:
+        yield Problem("structure/families.yaml", "", "dangling-reference", "exactly one family must be the fallback")
+
+
+# --- text per language -----------------------------------------------------------------------------
+
+
+def _language_units(content: Content, text: LanguageText, lang: str, cov: Coverage) -> dict[Unit, str]:
+    """Every text unit the structure expects of `lang`, checking presence, extras and list lengths."""
+    units: dict[Unit, str] = {}
+    base = f"text/{lang}"
+
+    def expect(file: str, path: str, value: str | None) -> None:
+        cov.expected += 1
+        if value is None:
+            cov.problems.append(Problem(file, path, "missing-text", "no text for this key"))
+            return
+        cov.present += 1
+        units[(file, path)] = value
+
+    def expect_list(file: str, path: str, value: object, count: int) -> None:
+        if value is not None and (isinstance(value, str) or not isinstance(value, tuple)):
+            cov.expected += count
+            cov.problems.append(Problem(file, path, "schema", "expected a list of texts"))
+            return
+        items = value or ()
+        if value is not None and len(items) != count:
+            cov.problems.append(
+                Problem(file, path, "list-length", f"has {len(items)} items, the structure has {count}")
+            )
+        for k in range(count):
+            expect(file, f"{path}[{k}]", items[k] if k < len(items) else None)
+
+    def extras(file: str, path: str, have: Iterable[str], known: Iterable[str]) -> None:
+        for key in sorted(set(have) - set(known)):
+            cov.problems.append(Problem(file, f"{path}{key}", "extra-text", "the structure has no such id or key"))
+
+    for guide in content.guides:
+        file = f"{base}/guides/{guide.id}.yaml"
+        gtext = text.guides.get(guide.id)
+        if gtext is None:
+            expect(file, "title", None)
+            continue
+        expect(file, "title", gtext.title)
+        extras(file, "sections.", gtext.sections, (s.id for s in guide.sections))
+        for sec in guide.sections:
+            stext: SectionText = gtext.sections.get(sec.id, {})
+            known = ["title"] if sec.titled else []
+            if sec.titled:
+                expect(file, f"sections.{sec.id}.title", _str(stext.get("title")))
+            for block in sec.blocks:
+                key = getattr(block, "text", None)
+                if key is None:
+                    continue
+                known.append(key)
+                path = f"sections.{sec.id}.{key}"
+                value = stext.get(key)
+                if isinstance(block, ListBlock):
+                    expect_list(file, path, value, block.count)
+                elif isinstance(block, TableBlock):
+                    table = value if isinstance(value, TableText) else None
+                    expect_list(file, f"{path}.header", table.header if table else None, len(block.columns))
+                    rows = table.rows if table else {}
+                    extras(file, f"{path}.rows.", rows, block.rows)
+                    for row in block.rows:
+                        expect_list(file, f"{path}.rows.{row}", rows.get(row), len(block.columns))
+                else:
+                    expect(file, path, _str(value))
+            extras(file, f"sections.{sec.id}.", stext, known)
+
+    file = f"{base}/faq.yaml"
+    extras(file, "", text.faq, (e.id for e in content.faq))
+    for entry in content.faq:
+        ftext: FaqText = text.faq.get(entry.id, {})
+        expect(file, f"{entry.id}.question", _str(ftext.get("question")))
+        for block in entry.blocks:
+            path = f"{entry.id}.{block.text}"
+            if isinstance(block, ListBlock):
+                expect_list(file, path, ftext.get(block.text), block.count)
+            else:
+                expect(file, path, _str(ftext.get(block.text)))
+        extras(file, f"{entry.id}.", ftext, ["question", *(b.text for b in entry.blocks)])
+
+    named: list[tuple[str, Mapping[str, Any], list[str], tuple[str, ...]]] = [
+        ("symptoms", text.symptoms, [s.id for s in content.symptoms], ("title", "description")),
+        ("steps", text.steps, [s.id for s in content.steps], ("title", "detail")),
+        ("families", text.families, [f.id for f in content.families], ("name",)),
+    ]
+    for name, mapping, ids, fields in named:
+        file = f"{base}/{name}.yaml"
+        extras(file, "", mapping, ids)
+        for ident in ids:
+            item = mapping.get(ident)
+            for fld in fields:
+                expect(file, f"{ident}.{fld}", getattr(item, fld) if item else None)
+
+    file = f"{base}/rules.yaml"
+    groups: list[tuple[str, Mapping[str, str], list[str]]] = [
+        ("reasons", text.rules.reasons, list(content.rules.reasons)),
+        ("risk_reasons", text.rules.risk_reasons, list(content.rules.risk_facts)),
+    ]
+    for group, texts, ids in groups:
+        extras(file, f"{group}.", texts, ids)
+        for ident in ids:
+            expect(file, f"{group}.{ident}", texts.get(ident))
+    return units
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _translation_problems(
+    content: Content, source: dict[Unit, str], units: dict[Unit, str], lang: str
+) -> Iterator[Problem]:
+    """Protected tokens and placeholders of each English unit must survive in the translation."""
+    tokens = content.languages.protected.tokens
+    src_prefix = f"text/{content.languages.default}/"
+    for (file, path), en in source.items():
+        rel = file.removeprefix(src_prefix)
+        target_file = f"text/{lang}/{rel}"
+        value = units.get((target_file, path))
+        if value is None:
+            continue
+        for token in tokens:
+            if _has_token(en, token) and not _has_token(value, token):
+                yield Problem(target_file, path, "protected-token", f"lost {token!r} (English has it)")
+        if set(_PLACEHOLDER.findall(en)) != set(_PLACEHOLDER.findall(value)):
+            yield Problem(target_file, path, "placeholder-mismatch", "placeholders differ from English")
+
+
+def _has_token(text: str, token: str) -> bool:
+    """Whole-token containment: `1024` is in `1024–1536` but not in `10240`."""
+    if not token[0].isalnum():
+        return token in text
+    pattern = rf"(?<![0-9A-Za-z_]){re.escape(token)}(?![0-9A-Za-z])"
+    return re.search(pattern, text) is not None

@@ -1,0 +1,157 @@
+"""Load `knowledge/` into `Content`: safe YAML, strict models, every problem reported at once."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import TypeAdapter, ValidationError
+
+from .models import (
+    Content,
+    Family,
+    FamilyText,
+    FaqEntry,
+    FaqText,
+    Guide,
+    GuideText,
+    Languages,
+    LanguageText,
+    Rules,
+    RulesText,
+    Step,
+    StepText,
+    Symptom,
+    SymptomText,
+)
+from .problems import ContentProblems, Problem
+
+T = TypeVar("T")
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a repeated mapping key instead of silently keeping the last one."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+class _Reader:
+    """Reads files relative to the knowledge root and collects problems instead of stopping."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.problems: list[Problem] = []
+
+    def raw(self, rel: str) -> Any:
+        path = self.root / rel
+        if not path.is_file():
+            self.problems.append(Problem(rel, "", "file-missing", "required file is missing"))
+            return None
+        try:
+            return yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
+        except yaml.constructor.ConstructorError as exc:
+            self.problems.append(Problem(rel, _mark(exc), "duplicate-key", str(exc.problem)))
+        except yaml.YAMLError as exc:
+            self.problems.append(Problem(rel, _mark(exc), "yaml-syntax", str(getattr(exc, "problem", exc))))
+        return None
+
+    def model(self, rel: str, adapter: TypeAdapter[T]) -> T | None:
+        data = self.raw(rel)
+        if data is None:
+            return None
+        try:
+            return adapter.validate_python(data)
+        except ValidationError as exc:
+            for err in exc.errors():
+                loc = ".".join(str(p) for p in err["loc"])
+                self.problems.append(Problem(rel, loc, "schema", err["msg"]))
+        return None
+
+
+def _mark(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    return f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+
+
+def _adapter(tp: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(tp)
+
+
+def revision_of(root: Path) -> str:
+    """A short hash of every knowledge file: the `knowledge_revision` and the ETag seed."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.yaml")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def load_content(root: Path) -> Content:
+    """Load and schema-check everything; raise `ContentProblems` listing every problem found."""
+    reader = _Reader(root)
+    languages = reader.model("languages.yaml", _adapter(Languages))
+    guide_files = sorted((root / "structure" / "guides").glob("*.yaml"))
+    guides = [reader.model(f"structure/guides/{p.name}", _adapter(Guide)) for p in guide_files]
+    faq = reader.model("structure/faq.yaml", _adapter(tuple[FaqEntry, ...]))
+    symptoms = reader.model("structure/symptoms.yaml", _adapter(tuple[Symptom, ...]))
+    steps = reader.model("structure/steps.yaml", _adapter(tuple[Step, ...]))
+    families = reader.model("structure/families.yaml", _adapter(tuple[Family, ...]))
+    rules = reader.model("structure/rules.yaml", _adapter(Rules))
+
+    texts: dict[str, LanguageText] = {}
+    for lang in languages.supported if languages else ():
+        text = _load_language(reader, lang, [g.id for g in guides if g])
+        if text is not None:
+            texts[lang] = text
+
+    if reader.problems:
+        raise ContentProblems(reader.problems)
+    assert languages and faq is not None and symptoms is not None and steps is not None
+    assert families is not None and rules is not None
+    return Content(
+        revision=revision_of(root),
+        languages=languages,
+        guides=tuple(g for g in guides if g),
+        faq=faq,
+        symptoms=symptoms,
+        steps=steps,
+        families=families,
+        rules=rules,
+        texts=texts,
+    )
+
+
+def _load_language(reader: _Reader, lang: str, guide_ids: list[str]) -> LanguageText | None:
+    base = f"text/{lang}"
+    if not (reader.root / base).is_dir():
+        reader.problems.append(Problem(base, "", "file-missing", f"no text for language {lang}"))
+        return None
+    parts: dict[str, Any] = {
+        "guides": {gid: reader.model(f"{base}/guides/{gid}.yaml", _adapter(GuideText)) for gid in guide_ids},
+        "faq": reader.model(f"{base}/faq.yaml", _adapter(dict[str, FaqText])),
+        "symptoms": reader.model(f"{base}/symptoms.yaml", _adapter(dict[str, SymptomText])),
+        "steps": reader.model(f"{base}/steps.yaml", _adapter(dict[str, StepText])),
+        "rules": reader.model(f"{base}/rules.yaml", _adapter(RulesText)),
+        "families": reader.model(f"{base}/families.yaml", _adapter(dict[str, FamilyText])),
+    }
+    if any(v is None for v in parts.values()) or any(v is None for v in parts["guides"].values()):
+        return None
+    return LanguageText(lang=lang, **parts)
+
+

@@ -1,0 +1,204 @@
+"""Strict, frozen models of the knowledge files (`knowledge/structure/…` and `knowledge/text/<lang>/…`).
+
+Structure is language-neutral and stored once; prose sits per language under the same ids and keys.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
+Key = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
+Condition = dict[str, Any]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --- structure -------------------------------------------------------------------------------------
+
+
+class TextBlock(Frozen):
+    kind: Literal["paragraph", "callout", "quote", "heading"]
+    text: Key
+
+
+class ListBlock(Frozen):
+    kind: Literal["list", "ordered_list", "checklist"]
+    text: Key
+    count: Annotated[int, Field(ge=1, le=50)]
+    start: Annotated[int, Field(ge=1)] = 1
+
+
+class CodeBlock(Frozen):
+    kind: Literal["code"]
+    language: Key
+    code: Text
+
+
+class TableBlock(Frozen):
+    kind: Literal["table"]
+    text: Key
+    columns: tuple[Key, ...]
+    rows: tuple[Id, ...]
+
+
+class FaqBlock(Frozen):
+    kind: Literal["faq"]
+    entries: tuple[Id, ...]
+
+
+Block = Annotated[TextBlock | ListBlock | CodeBlock | TableBlock | FaqBlock, Field(discriminator="kind")]
+AnswerBlock = Annotated[TextBlock | ListBlock, Field(discriminator="kind")]
+
+
+class Section(Frozen):
+    id: Id
+    titled: bool = True
+    blocks: tuple[Block, ...]
+
+
+class Guide(Frozen):
+    id: Id
+    sections: tuple[Section, ...]
+
+
+class FaqEntry(Frozen):
+    id: Id
+    section: Id
+    symptom: Id | None = None
+    blocks: tuple[AnswerBlock, ...]
+    related: tuple[Id, ...] = ()
+
+
+class PlanEntry(Frozen):
+    step: Id
+    reason: Id
+
+
+class Symptom(Frozen):
+    id: Id
+    risk: bool = False
+    implies: Condition = {}
+    section: Id
+    related: tuple[Id, ...] = ()
+    plan: tuple[PlanEntry, ...]
+
+
+class Step(Frozen):
+    id: Id
+    section: Id
+    ui_path: tuple[Text, ...] = ()
+    applies: Condition = {}
+    patch: dict[str, Any] | None = None
+    patch_builder: Id | None = None
+
+
+class Family(Frozen):
+    id: Id
+    in_risk_table: bool = False
+    arch: tuple[Annotated[str, StringConstraints(min_length=1, max_length=64)], ...] = ()
+    legacy_flags: tuple[Key, ...] = ()
+    safe_batch: Annotated[int, Field(ge=1, le=64)]
+    fallback: bool = False
+
+
+class Reason(Frozen):
+    section: Id
+
+
+class RiskRule(Frozen):
+    id: Id
+    level: Literal["high", "elevated", "normal", "unknown"]
+    when: Condition
+    facts: tuple[Id, ...]
+
+
+class Rules(Frozen):
+    reasons: dict[Id, Reason]
+    risk_facts: dict[Id, Condition]
+    risk: tuple[RiskRule, ...]
+    needs: tuple[Key, ...]
+
+
+class Protected(Frozen):
+    literals: tuple[Text, ...]
+    numbers: tuple[Text, ...]
+    ui_labels: tuple[Text, ...]
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return self.literals + self.numbers + self.ui_labels
+
+
+class Languages(Frozen):
+    default: Key
+    supported: tuple[Key, ...]
+    protected: Protected
+
+
+# --- text per language -----------------------------------------------------------------------------
+
+
+class TableText(Frozen):
+    header: tuple[Text, ...]
+    rows: dict[Id, tuple[Text, ...]]
+
+
+SectionText = dict[Key, Text | tuple[Text, ...] | TableText]
+
+
+class GuideText(Frozen):
+    title: Text
+    title_variants: tuple[Text, ...] = ()
+    sections: dict[Id, SectionText]
+
+
+FaqText = dict[Key, Text | tuple[Text, ...]]
+
+
+class SymptomText(Frozen):
+    title: Text
+    description: Text
+
+
+class StepText(Frozen):
+    title: Text
+    detail: Text
+
+
+class RulesText(Frozen):
+    reasons: dict[Id, Text]
+    risk_reasons: dict[Id, Text]
+
+
+class FamilyText(Frozen):
+    name: Text
+
+
+class LanguageText(Frozen):
+    lang: Key
+    guides: dict[Id, GuideText]
+    faq: dict[Id, FaqText]
+    symptoms: dict[Id, SymptomText]
+    steps: dict[Id, StepText]
+    rules: RulesText
+    families: dict[Id, FamilyText]
+
+
+class Content(Frozen):
+    """Everything under `knowledge/`, loaded and schema-checked; cross-file checks live in `checks`."""
+
+    revision: str
+    languages: Languages
+    guides: tuple[Guide, ...]
+    faq: tuple[FaqEntry, ...]
+    symptoms: tuple[Symptom, ...]
+    steps: tuple[Step, ...]
+    families: tuple[Family, ...]
+    rules: Rules
+    texts: dict[Key, LanguageText]

@@ -1,0 +1,70 @@
+"""Dependencies shared by the routers: the runtime, language negotiation, the content cache."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import Depends, Query, Request
+
+from ..answers import fallback_view
+from ..catalogs import Negotiated
+from ..runtime import Runtime
+from .responses import dumps, strong_etag
+
+
+def get_runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+def negotiate(
+    request: Request,
+    lang: Annotated[
+        str | None,
+        Query(max_length=35, description="Answer language; else Accept-Language; else English."),
+    ] = None,
+) -> Negotiated:
+    runtime = get_runtime(request)
+    neg = runtime.catalogs.negotiate(lang, request.headers.get("accept-language"))
+    request.state.lang = neg.lang
+    return neg
+
+
+LangDep = Annotated[Negotiated, Depends(negotiate)]
+
+
+class ContentCache:
+    """Content answers rendered once per (resource, language): body bytes and strong ETag."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self._entries: dict[tuple[str, str], tuple[dict[str, Any], bytes, str]] = {}
+
+    def add(self, key: str, render: Callable[[str], dict[str, Any]]) -> None:
+        for lang in self.runtime.index.languages:
+            body = {"lang": lang, "knowledge_revision": self.runtime.index.revision, **render(lang)}
+            payload = dumps(body)
+            self._entries[(key, lang)] = (body, payload, strong_etag(payload))
+
+    def has(self, key: str) -> bool:
+        return (key, self.runtime.index.default_lang) in self._entries
+
+    def get(self, key: str, neg: Negotiated) -> tuple[bytes, str]:
+        body, payload, etag = self._entries[(key, neg.lang)]
+        fallback = fallback_view(self.runtime.catalogs, neg)
+        if fallback is None:
+            return payload, etag
+        payload = dumps({**body, "fallback": fallback})
+        return payload, strong_etag(payload)
+
+
+def get_cache(request: Request) -> ContentCache:
+    cache: ContentCache = request.app.state.content_cache
+    return cache
+
+
+CacheDep = Annotated[ContentCache, Depends(get_cache)]

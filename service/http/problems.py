@@ -1,0 +1,107 @@
+"""One handler family, one problem+json shape (RFC 9457), localized through the catalogs."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from ..catalogs import Negotiated
+from ..errors import (
+    BadRequest,
+    EmptyBody,
+    InvalidRequest,
+    MalformedJson,
+    MethodNotAllowed,
+    NotFound,
+    PayloadTooLarge,
+    RemedyError,
+)
+from .deps import get_runtime
+from .responses import PROBLEM_JSON, json_response
+
+log = logging.getLogger("remedy.http")
+
+
+def problem_type(code: str) -> str:
+    return f"urn:remedy:problem:{code}"
+
+
+def _negotiated(request: Request, body_lang: str | None = None) -> Negotiated:
+    runtime = get_runtime(request)
+    lang = getattr(request.state, "lang", None)
+    if lang:
+        return Negotiated(lang, None, None)
+    requested = body_lang or request.query_params.get("lang")
+    return runtime.catalogs.negotiate(requested[:35] if requested else None, request.headers.get("accept-language"))
+
+
+def problem_response(request: Request, error: RemedyError, body_lang: str | None = None) -> Response:
+    runtime = get_runtime(request)
+    neg = _negotiated(request, body_lang)
+    tr = runtime.catalogs.gettext
+    params = {k: str(v)[:200] for k, v in error.params.items()}
+    body: dict[str, Any] = {
+        "type": problem_type(error.code),
+        "title": tr(neg.lang, error.title),
+        "status": error.status,
+        "detail": tr(neg.lang, error.detail).format(**params) if params else tr(neg.lang, error.detail),
+        "code": error.code,
+        "lang": neg.lang,
+    }
+    body.update(error.extra)
+    response = json_response(body, neg, status=error.status, media_type=PROBLEM_JSON)
+    if error.status == 405 and "allow" in error.extra:
+        response.headers["Allow"] = error.extra.pop("allow")
+    return response
+
+
+def _validation_error(exc: RequestValidationError) -> RemedyError:
+    errors = list(exc.errors())
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return MalformedJson()
+    if any(e.get("type") == "missing" and tuple(e.get("loc", ())) == ("body",) for e in errors):
+        return EmptyBody()
+    error = InvalidRequest()
+    error.extra["errors"] = [
+        {"loc": [str(p) for p in e.get("loc", ())], "type": e.get("type"), "msg": e.get("msg")} for e in errors[:50]
+    ]
+    return error
+
+
+def install_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RemedyError)
+    async def remedy_error(request: Request, exc: RemedyError) -> Response:
+        return problem_response(request, exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> Response:
+        body = exc.body
+        body_lang = body.get("lang") if isinstance(body, dict) and isinstance(body.get("lang"), str) else None
+        return problem_response(request, _validation_error(exc), body_lang)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 405:
+            error: RemedyError = MethodNotAllowed()
+            allow = (exc.headers or {}).get("Allow")
+            if allow:
+                error.extra["allow"] = allow
+        elif exc.status_code == 404:
+            error = NotFound()
+        elif exc.status_code == 413:
+            error = PayloadTooLarge(limit="?")
+        elif 400 <= exc.status_code < 500:
+            error = BadRequest()
+        else:
+            error = RemedyError()
+        return problem_response(request, error)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> Response:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return problem_response(request, RemedyError())

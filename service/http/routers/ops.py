@@ -1,0 +1,26 @@
+"""Operations: liveness and readiness."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from .. import schemas
+from ..responses import dumps
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz", response_model=schemas.Health)
+def healthz() -> Response:
+    """Liveness: the process answers."""
+    return Response(b'{"status":"ok"}', media_type="application/json")
+
+
+@router.get("/readyz", response_model=schemas.Ready, responses={503: {"model": schemas.Ready}})
+def readyz(request: Request) -> Response:
+    """Readiness: true once the knowledge index is built and every answer is rendered."""
+    runtime = getattr(request.app.state, "runtime", None)
+    ready = bool(getattr(request.app.state, "ready", False)) and runtime is not None
+    body = {"ready": ready, "knowledge_revision": runtime.index.revision if runtime else None}
+    return Response(dumps(body), status_code=200 if ready else 503, media_type="application/json")

@@ -1,0 +1,167 @@
+"""Build the read-only `Index` from `Content` once at start-up.
+
+Every condition is compiled to a predicate, every id resolved to its object, so the engine does lookups
+only. Problems found here (unknown operators, fields, builders) are content problems with stable codes.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from ..content.context import CONTEXT_FIELDS, DERIVED_FIELDS
+from ..content.models import Content, Family, FaqEntry, Guide, LanguageText, RiskRule, Step, Symptom
+from ..content.problems import ContentProblems, Problem
+from .conditions import ConditionError, Predicate, compile_condition, condition_fields
+from .patches import BUILDERS, Builder
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledStep:
+    step: Step
+    applies: Predicate
+    reads: frozenset[str]
+    builder: Builder | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlanItem:
+    step: CompiledStep
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledSymptom:
+    symptom: Symptom
+    plan: tuple[PlanItem, ...]
+    reads: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRisk:
+    rule: RiskRule
+    when: Predicate
+    facts: tuple[tuple[str, Predicate], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    revision: str
+    default_lang: str
+    languages: tuple[str, ...]
+    guides: Mapping[str, Guide]
+    faq: Mapping[str, FaqEntry]
+    symptoms: Mapping[str, CompiledSymptom]
+    steps: Mapping[str, CompiledStep]
+    families: Mapping[str, Family]
+    fallback_family: str
+    risk: tuple[CompiledRisk, ...]
+    risk_reads: frozenset[str]
+    needs_order: tuple[str, ...]
+    sections: Mapping[str, str]  # section id -> guide id
+    texts: Mapping[str, LanguageText]
+    content: Content
+
+    def family_of_arch(self, arch: str) -> str:
+        """Map an AI Toolkit `arch` (`zimage:turbo`, `flux`, `wan22_14b`) to a family id."""
+        name = arch.split(":", 1)[0].strip().lower()
+        for family in self.families.values():
+            if any(fnmatch.fnmatchcase(name, pattern) for pattern in family.arch):
+                return family.id
+        return self.fallback_family
+
+
+def build_index(content: Content) -> Index:
+    """Compile `content`; raise `ContentProblems` if a rule cannot be compiled."""
+    problems: list[Problem] = []
+
+    def compiled(condition: Mapping[str, Any], file: str, path: str) -> Predicate:
+        try:
+            return compile_condition(condition)
+        except ConditionError as exc:
+            problems.append(Problem(file, f"{path}.{exc.path}", exc.code, str(exc)))
+            return _never
+
+    steps: dict[str, CompiledStep] = {}
+    for i, step in enumerate(content.steps):
+        builder = None
+        if step.patch_builder:
+            builder = BUILDERS.get(step.patch_builder)
+            if builder is None:
+                problems.append(
+                    Problem("structure/steps.yaml", f"{i}.patch_builder", "dangling-reference",
+                            f"no patch builder {step.patch_builder!r}")
+                )
+        steps[step.id] = CompiledStep(
+            step=step,
+            applies=compiled(step.applies, "structure/steps.yaml", f"{i}.applies"),
+            reads=_reads(step.applies),
+            builder=builder,
+        )
+
+    symptoms: dict[str, CompiledSymptom] = {}
+    for i, sym in enumerate(content.symptoms):
+        for key in sym.implies:
+            if key not in CONTEXT_FIELDS:
+                problems.append(Problem("structure/symptoms.yaml", f"{i}.implies.{key}", "unknown-field",
+                                        f"the context has no field {key!r}"))
+        plan = tuple(PlanItem(steps[e.step], e.reason) for e in sym.plan if e.step in steps)
+        reads = frozenset().union(*(item.step.reads for item in plan)) if plan else frozenset()
+        symptoms[sym.id] = CompiledSymptom(sym, plan, reads)
+
+    facts = {
+        fid: compiled(cond, "structure/rules.yaml", f"risk_facts.{fid}")
+        for fid, cond in content.rules.risk_facts.items()
+    }
+    risk = tuple(
+        CompiledRisk(
+            rule=rule,
+            when=compiled(rule.when, "structure/rules.yaml", f"risk.{i}.when"),
+            facts=tuple((f, facts[f]) for f in rule.facts if f in facts),
+        )
+        for i, rule in enumerate(content.rules.risk)
+    )
+    risk_reads = frozenset().union(*(_reads(r.when) for r in content.rules.risk))
+    for i, field in enumerate(content.rules.needs):
+        if field not in CONTEXT_FIELDS:
+            problems.append(Problem("structure/rules.yaml", f"needs.{i}", "unknown-field",
+                                    f"the context has no field {field!r}"))
+    if problems:
+        raise ContentProblems(problems)
+
+    fallback = next(f.id for f in content.families if f.fallback)
+    return Index(
+        revision=content.revision,
+        default_lang=content.languages.default,
+        languages=content.languages.supported,
+        guides=_frozen({g.id: g for g in content.guides}),
+        faq=_frozen({f.id: f for f in content.faq}),
+        symptoms=_frozen(symptoms),
+        steps=_frozen(steps),
+        families=_frozen({f.id: f for f in content.families}),
+        fallback_family=fallback,
+        risk=risk,
+        risk_reads=risk_reads,
+        needs_order=content.rules.needs,
+        sections=_frozen({s.id: g.id for g in content.guides for s in g.sections}),
+        texts=_frozen(dict(content.texts)),
+        content=content,
+    )
+
+
+def _reads(condition: Mapping[str, Any]) -> frozenset[str]:
+    """Input fields a condition depends on, with derived facts mapped back to their inputs."""
+    return frozenset(DERIVED_FIELDS.get(f, f) for f in condition_fields(condition))
+
+
+def _never(_: Mapping[str, Any]) -> bool:
+    return False
+
+
+def _frozen(mapping: dict[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(mapping)
+
+

@@ -1,0 +1,163 @@
+"""Localized views of the content: the guide, symptoms, steps, FAQ and risk table as JSON-ready dicts.
+
+Views are pure functions of (index, lang); the HTTP layer renders them once per language at start-up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..content.models import Block, FaqEntry, Guide, LanguageText, ListBlock, TableBlock, TableText, TextBlock
+from ..index.build import Index
+
+View = dict[str, Any]
+
+
+def help_url(lang: str, guide_id: str, anchor: str | None = None) -> str:
+    return f"/help/{lang}/{guide_id}" + (f"#{anchor}" if anchor else "")
+
+
+def section_url(index: Index, lang: str, section_id: str) -> str:
+    return help_url(lang, index.sections[section_id], section_id)
+
+
+def render_guide(index: Index, guide: Guide, lang: str) -> View:
+    """The whole guide: every section and block, with its text in `lang`."""
+    text = index.texts[lang]
+    gtext = text.guides[guide.id]
+    sections = []
+    for sec in guide.sections:
+        stext = gtext.sections[sec.id]
+        sections.append({
+            "id": sec.id,
+            "title": stext.get("title") if sec.titled else None,
+            "url": help_url(lang, guide.id, sec.id),
+            "blocks": [_block(index, text, stext, block) for block in sec.blocks],
+        })
+    return {
+        "id": guide.id,
+        "title": gtext.title,
+        "title_variants": list(gtext.title_variants),
+        "url": help_url(lang, guide.id),
+        "sections": sections,
+    }
+
+
+def render_guide_summary(index: Index, guide: Guide, lang: str) -> View:
+    gtext = index.texts[lang].guides[guide.id]
+    return {"id": guide.id, "title": gtext.title, "url": help_url(lang, guide.id),
+            "sections": [s.id for s in guide.sections]}
+
+
+def _block(index: Index, text: LanguageText, stext: Any, block: Block) -> View:
+    if isinstance(block, TextBlock):
+        return {"kind": block.kind, "text": stext[block.text]}
+    if isinstance(block, ListBlock):
+        out: View = {"kind": block.kind, "items": list(stext[block.text])}
+        if block.kind == "ordered_list":
+            out["start"] = block.start
+        return out
+    if isinstance(block, TableBlock):
+        table: TableText = stext[block.text]
+        return {
+            "kind": "table",
+            "columns": [{"id": c, "label": label} for c, label in zip(block.columns, table.header, strict=True)],
+            "rows": [{"id": row, "cells": list(table.rows[row])} for row in block.rows],
+        }
+    if block.kind == "code":
+        return {"kind": "code", "language": block.language, "code": block.code}
+    return {"kind": "faq", "entries": [render_faq_entry(index, index.faq[e], text.lang) for e in block.entries]}
+
+
+def render_answer_blocks(stext: Any, blocks: tuple[TextBlock | ListBlock, ...]) -> list[View]:
+    out: list[View] = []
+    for block in blocks:
+        if isinstance(block, ListBlock):
+            out.append({"kind": block.kind, "items": list(stext[block.text])})
+        else:
+            out.append({"kind": block.kind, "text": stext[block.text]})
+    return out
+
+
+def render_faq_entry(index: Index, entry: FaqEntry, lang: str) -> View:
+    ftext = index.texts[lang].faq[entry.id]
+    return {
+        "id": entry.id,
+        "question": ftext["question"],
+        "answer": render_answer_blocks(ftext, entry.blocks),
+        "symptom": entry.symptom,
+        "related": list(entry.related),
+        "url": section_url(index, lang, entry.section),
+    }
+
+
+def render_symptom(index: Index, symptom_id: str, lang: str) -> View:
+    compiled = index.symptoms[symptom_id]
+    sym = compiled.symptom
+    stext = index.texts[lang].symptoms[symptom_id]
+    return {
+        "id": sym.id,
+        "title": stext.title,
+        "description": stext.description,
+        "implies": dict(sym.implies),
+        "steps": list(dict.fromkeys(item.step.step.id for item in compiled.plan)),
+        "related": list(sym.related),
+        "url": section_url(index, lang, sym.section),
+    }
+
+
+def render_step(index: Index, step_id: str, lang: str) -> View:
+    step = index.steps[step_id].step
+    stext = index.texts[lang].steps[step_id]
+    return {
+        "id": step.id,
+        "title": stext.title,
+        "detail": stext.detail,
+        "ui_path": list(step.ui_path),
+        "config_patch": step.patch,
+        "source": source_of(index, lang, step.section),
+    }
+
+
+def source_of(index: Index, lang: str, section_id: str) -> View:
+    return {"guide": index.sections[section_id], "section": section_id,
+            "url": section_url(index, lang, section_id)}
+
+
+def render_risk_table(index: Index, lang: str) -> View:
+    """The guide's risk table with each family's machine-readable thresholds (the risk rules)."""
+    guide_table = _find_table(index)
+    text = index.texts[lang]
+    if guide_table is None:
+        return {"columns": [], "rows": []}
+    guide, section, block = guide_table
+    table: TableText = text.guides[guide.id].sections[section][block.text]  # type: ignore[assignment]
+    rows = []
+    for family_id in block.rows:
+        family = index.families[family_id]
+        rows.append({
+            "family": family_id,
+            "name": text.families[family_id].name,
+            "cells": list(table.rows[family_id]),
+            "safe_batch": family.safe_batch,
+            "arch": list(family.arch),
+            "rules": [
+                {"id": r.rule.id, "level": r.rule.level, "when": r.rule.when}
+                for r in index.risk
+                if r.rule.when.get("family") == {"eq": family_id}
+            ],
+        })
+    return {
+        "columns": [{"id": c, "label": label} for c, label in zip(block.columns, table.header, strict=True)],
+        "rows": rows,
+        "url": section_url(index, lang, section),
+    }
+
+
+def _find_table(index: Index) -> tuple[Guide, str, TableBlock] | None:
+    for guide in index.guides.values():
+        for sec in guide.sections:
+            for block in sec.blocks:
+                if isinstance(block, TableBlock):
+                    return guide, sec.id, block
+    return None

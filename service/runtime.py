@@ -1,0 +1,30 @@
+"""Start-up: load, check and compile the knowledge once. Shared by the CLI and the HTTP layer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .catalogs import Catalogs
+from .content.checks import check_content
+from .content.loader import load_content
+from .content.problems import ContentProblems
+from .index.build import Index, build_index
+from .settings import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class Runtime:
+    settings: Settings
+    index: Index
+    catalogs: Catalogs
+
+
+def load_runtime(settings: Settings) -> Runtime:
+    """Load everything or raise `ContentProblems` with every problem (the service must not start)."""
+    content = load_content(settings.knowledge_dir)
+    problems, _ = check_content(content)
+    if problems:
+        raise ContentProblems(problems)
+    index = build_index(content)
+    catalogs = Catalogs(settings.locales_dir, index.languages, index.default_lang)
+    return Runtime(settings, index, catalogs)

@@ -1,0 +1,42 @@
+"""One `Settings` object, read from the environment (`REMEDY_*`) and refusing bad values at start-up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Every setting of the service. Each one is documented in README.md (a test checks that)."""
+
+    model_config = SettingsConfigDict(env_prefix="REMEDY_", frozen=True, extra="forbid")
+
+    host: str = Field("127.0.0.1", description="Address `remedy serve` binds to.")
+    port: Annotated[int, Field(ge=1, le=65535)] = Field(8000, description="Port `remedy serve` listens on.")
+    workers: Annotated[int, Field(ge=1, le=64)] = Field(1, description="Worker processes for `remedy serve`.")
+    knowledge_dir: Path = Field(ROOT / "knowledge", description="Folder of the knowledge YAML.")
+    locales_dir: Path = Field(ROOT / "locales", description="Folder of the gettext catalogs.")
+    cache_max_age: Annotated[int, Field(ge=0, le=31_536_000)] = Field(
+        300, description="`Cache-Control: max-age` of GET answers, in seconds."
+    )
+    log_level: str = Field("info", description="Log level: debug, info, warning or error.")
+
+    @field_validator("knowledge_dir", "locales_dir")
+    @classmethod
+    def _must_be_dir(cls, value: Path) -> Path:
+        if not value.is_dir():
+            raise ValueError(f"{value} is not a folder")
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        value = value.lower()
+        if value not in ("debug", "info", "warning", "error"):
+            raise ValueError("log_level must be debug, info, warning or error")
+        return value
