@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
-warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
-
-from fastapi.testclient import TestClient  # noqa: E402
-
-from service.http.app import create_app  # noqa: E402
-from service.index.build import Index  # noqa: E402
-from service.runtime import Runtime, load_runtime  # noqa: E402
-from service.settings import ROOT, Settings  # noqa: E402
+from service.http.app import create_app
+from service.index.build import Index
+from service.runtime import Runtime, load_runtime
+from service.settings import ROOT, Settings
 
 SHARED = ROOT.parent / "shared"
 SEEDS = SHARED / "seeds"

@@ -20,6 +20,7 @@ from ..errors import (
     NotFound,
     PayloadTooLarge,
     RemedyError,
+    UnsupportedMediaType,
 )
 from .deps import get_runtime
 from .responses import PROBLEM_JSON, json_response
@@ -60,8 +61,16 @@ def problem_response(request: Request, error: RemedyError, body_lang: str | None
     return response
 
 
-def _validation_error(exc: RequestValidationError) -> RemedyError:
+def _is_json(content_type: str) -> bool:
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+
+
+def _validation_error(exc: RequestValidationError, content_type: str) -> RemedyError:
     errors = list(exc.errors())
+    body_errors = [e for e in errors if tuple(e.get("loc", ())) == ("body",)]
+    if body_errors and not _is_json(content_type):
+        return UnsupportedMediaType()
     if any(e.get("type") == "json_invalid" for e in errors):
         return MalformedJson()
     if any(e.get("type") == "missing" and tuple(e.get("loc", ())) == ("body",) for e in errors):
@@ -82,7 +91,7 @@ def install_handlers(app: FastAPI) -> None:
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
         body = exc.body
         body_lang = body.get("lang") if isinstance(body, dict) and isinstance(body.get("lang"), str) else None
-        return problem_response(request, _validation_error(exc), body_lang)
+        return problem_response(request, _validation_error(exc, request.headers.get("content-type", "")), body_lang)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -1,0 +1,45 @@
+"""Service strings: every message translated in every language, compiled catalogs in step with the sources."""
+
+from __future__ import annotations
+
+import gettext
+
+import pytest
+from babel.messages.pofile import read_po
+
+from service import errors
+from service.catalogs import parse_accept_language
+from service.settings import ROOT
+from tests.conftest import LANGS
+
+LOCALES = ROOT / "locales"
+
+
+def message_ids() -> set[str]:
+    with (LOCALES / "remedy.pot").open("rb") as f:
+        return {m.id for m in read_po(f) if m.id and isinstance(m.id, str)}
+
+
+def test_template_has_every_error_message() -> None:
+    ids = message_ids()
+    for cls in vars(errors).values():
+        if isinstance(cls, type) and issubclass(cls, errors.RemedyError):
+            assert cls.title in ids and cls.detail in ids, cls.__name__
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "en"])
+def test_every_message_is_translated_and_compiled(lang: str) -> None:
+    with (LOCALES / lang / "LC_MESSAGES" / "remedy.po").open("rb") as f:
+        catalog = {m.id: m.string for m in read_po(f) if m.id}
+    assert message_ids() <= set(catalog), "run pybabel update"
+    compiled = gettext.translation("remedy", LOCALES, languages=[lang])
+    for msgid in message_ids():
+        assert catalog[msgid], f"{lang}: untranslated {msgid!r}"
+        assert compiled.gettext(msgid) == catalog[msgid], f"{lang}: .mo is stale, run pybabel compile"
+
+
+def test_accept_language_parsing() -> None:
+    assert parse_accept_language("fr-CH, fr;q=0.9, en;q=0.8") == ["fr-CH", "fr", "en"]
+    assert parse_accept_language("de;q=0.2, ko, es;q=0") == ["ko", "de"]
+    assert parse_accept_language("en;q=abc, pt") == ["pt"]
+    assert parse_accept_language("") == []

@@ -1,0 +1,60 @@
+"""The command line: validate, diagnose and openapi as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.cli import main
+
+
+def test_validate_reports_full_coverage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate"]) == 0
+    out = capsys.readouterr().out
+    for lang in ("en", "es", "pt", "fr", "de", "ko"):
+        assert any(line.startswith(lang) and "100.0%" in line for line in out.splitlines()), lang
+    assert out.rstrip().endswith("0 problem(s)")
+
+
+def test_validate_fails_on_broken_knowledge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    from service.settings import ROOT
+
+    shutil.copytree(ROOT / "knowledge", tmp_path / "k")
+    steps = tmp_path / "k" / "text" / "de" / "steps.yaml"
+    steps.write_text(steps.read_text(encoding="utf-8").replace("gradient_checkpointing: true", "GC AN"),
+                     encoding="utf-8")
+    monkeypatch.setenv("REMEDY_KNOWLEDGE_DIR", str(tmp_path / "k"))
+    assert main(["validate"]) == 1
+    out = capsys.readouterr().out
+    assert "text/de/steps.yaml:enable-gradient-checkpointing.detail: [protected-token]" in out
+
+
+def test_diagnose_prints_steps_in_the_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diagnose", "--symptom", "oom-early-steps", "--lang", "de",
+                 "--context-json", '{"gradient_checkpointing": false, "batch_size": 2}']) == 0
+    out = capsys.readouterr().out
+    first = next(line for line in out.splitlines() if line.startswith("1. "))
+    assert first.endswith("[enable-gradient-checkpointing]")
+    assert "gradient_checkpointing: true" in out
+
+
+def test_diagnose_json_equals_api_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diagnose", "--symptom", "weak-samples", "--lang", "ko", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["lang"] == "ko" and answer["steps"][0]["id"] == "check-dataset-quality"
+
+
+def test_diagnose_unknown_symptom_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diagnose", "--symptom", "nope", "--lang", "es"]) == 2
+    assert "[unknown-symptom]" in capsys.readouterr().err
+
+
+def test_openapi_writes_the_document(tmp_path: Path) -> None:
+    out = tmp_path / "openapi.json"
+    assert main(["openapi", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["paths"]["/v1/diagnose"]
