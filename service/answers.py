@@ -1,20 +1,32 @@
 """Whole answers, shared by the HTTP API and the CLI: inputs + negotiated language -> answer dict.
 
-This is where engine and rendering meet; it reads nothing but its arguments.
+This is where understanding, engine and rendering meet; it reads nothing but its arguments.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .catalogs import Catalogs, Negotiated
 from .content.context import Context
+from .engine.facts import resolve_context
 from .engine.plan import plan_symptom
+from .engine.risk import assess_risk
 from .errors import N_, MissingInput, UnsupportedInput
 from .index.build import Index
-from .rendering.diagnosis import render_plan
+from .rendering.diagnosis import render_plan, render_related, render_risk
+from .rendering.views import render_search_hit
+from .understanding.extract import as_context_fields
+from .understanding.matcher import Scored, Understanding, outcome, understand
 
 FALLBACK_MESSAGE = N_("The language {requested} is not available; this answer is in {served}.")
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    confident: float = 0.5
+    minimum: float = 0.25
 
 
 def fallback_view(catalogs: Catalogs, neg: Negotiated) -> dict[str, Any] | None:
@@ -30,6 +42,41 @@ def fallback_view(catalogs: Catalogs, neg: Negotiated) -> dict[str, Any] | None:
     }
 
 
+def _text_context(u: Understanding) -> dict[str, Any]:
+    fields = as_context_fields(u.stated)
+    if u.family:
+        fields["model_family"] = u.family
+    if u.phase:
+        fields["phase"] = u.phase
+    return fields
+
+
+def _merge(*layers: dict[str, Any] | None) -> Context:
+    """Later layers win: text < config < explicit context."""
+    merged: dict[str, Any] = {}
+    for layer in layers:
+        if layer:
+            merged.update({k: v for k, v in layer.items() if v is not None})
+    return Context.model_validate(merged)
+
+
+def _symptom_ref(index: Index, lang: str, scored: Scored, confidence: float) -> dict[str, Any]:
+    return {"id": scored.id, "title": index.texts[lang].symptoms[scored.id].title, "confidence": confidence}
+
+
+def _signals(index: Index, lang: str, u: Understanding) -> list[dict[str, Any]]:
+    texts = index.texts[lang].signals
+    out = []
+    for signal in u.log.signals:
+        template = texts.get(signal.id, signal.id)
+        try:
+            text = template.format(**signal.data)
+        except (KeyError, IndexError, ValueError):
+            text = template
+        out.append({"id": signal.id, "text": text, "data": signal.data})
+    return out
+
+
 def answer_diagnosis(
     index: Index,
     catalogs: Catalogs,
@@ -40,22 +87,77 @@ def answer_diagnosis(
     query: str | None = None,
     config: dict[str, Any] | None = None,
     config_yaml: str | None = None,
+    thresholds: Thresholds = Thresholds(),
 ) -> dict[str, Any]:
     """The `POST /v1/diagnose` answer."""
-    if query is not None:
-        raise UnsupportedInput(field="query")
     if config is not None or config_yaml is not None:
         raise UnsupportedInput(field="config")
-    if not symptom:
+    if not symptom and not (query and query.strip()):
         raise MissingInput()
-    plan = plan_symptom(index, symptom, context or Context())
+    lang = neg.lang
+    u = understand(index.matcher, query, lang) if query else None
+    explicit = context.model_dump(exclude_none=True) if context else None
+    merged = _merge(_text_context(u) if u else None, explicit)
+
+    match, chosen, confidence, alternatives = "confident", symptom, 1.0, []
+    if not symptom and u is not None:
+        candidates = [s for s in u.ranked if s.kind == "symptom"]
+        best = candidates[0].score if candidates else 0.0
+        second = candidates[1].score if len(candidates) > 1 else 0.0
+        match, confidence = outcome(best, second, thresholds.confident, thresholds.minimum)
+        chosen = candidates[0].id if candidates and match != "none" else None
+        for alt in candidates[1:4]:
+            _, alt_conf = outcome(alt.score, best, thresholds.confident, thresholds.minimum)
+            if alt_conf >= thresholds.minimum / 2:
+                alternatives.append(_symptom_ref(index, lang, alt, alt_conf))
+
+    answer: dict[str, Any] = {"lang": lang}
+    fallback = fallback_view(catalogs, neg)
+    if fallback:
+        answer["fallback"] = fallback
+    answer["match"] = match
+    if chosen is not None:
+        plan = plan_symptom(index, chosen, merged)
+        answer.update(render_plan(index, plan, lang))
+        answer["symptom"]["confidence"] = confidence
+    else:
+        resolved = resolve_context(index, merged)
+        related = tuple(s.id for s in (u.ranked if u else ()) if s.kind in ("faq", "section"))[:3]
+        answer.update({
+            "symptom": None,
+            "context": resolved.model_dump(exclude_none=True),
+            "steps": [],
+            "risk": render_risk(index, assess_risk(index, resolved), lang),
+            "related": render_related(index, related, lang),
+            "needs": [],
+        })
+    answer["alternatives"] = alternatives
+    answer["signals"] = _signals(index, lang, u) if u else []
+    answer["knowledge_revision"] = index.revision
+    return answer
+
+
+def answer_search(
+    index: Index, catalogs: Catalogs, neg: Negotiated, query: str, limit: int,
+    thresholds: Thresholds = Thresholds(),
+) -> dict[str, Any]:
+    """The `GET /v1/search` answer: symptoms, FAQ entries, sections and steps, best first."""
+    u = understand(index.matcher, query, neg.lang)
+    ranked = list(u.ranked)
+    best = ranked[0].score if ranked else 0.0
+    second = ranked[1].score if len(ranked) > 1 else 0.0
+    match, _ = outcome(best, second, thresholds.confident, thresholds.minimum)
+    hits = []
+    if match != "none":
+        for scored in ranked[:limit]:
+            _, score = outcome(scored.score, 0.0, thresholds.confident, thresholds.minimum)
+            hits.append(render_search_hit(index, neg.lang, scored.kind, scored.id, score))
     answer: dict[str, Any] = {"lang": neg.lang}
     fallback = fallback_view(catalogs, neg)
     if fallback:
         answer["fallback"] = fallback
-    answer["match"] = "confident"
-    answer.update(render_plan(index, plan, neg.lang))
-    answer["alternatives"] = []
-    answer["signals"] = []
-    answer["knowledge_revision"] = index.revision
+    answer.update({"query": query, "match": match, "hits": hits, "knowledge_revision": index.revision})
     return answer
+
+
+__all__ = ["Thresholds", "UnsupportedInput", "answer_diagnosis", "answer_search", "fallback_view"]

@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--workers", type=int)
 
     diag = sub.add_parser("diagnose", help="ordered remediation steps for a symptom")
-    diag.add_argument("text", nargs="?", help="free text or a log (not supported yet)")
+    diag.add_argument("text", nargs="?", help="free text or a pasted log, any language ('-' reads stdin)")
     diag.add_argument("--symptom", help="symptom id, e.g. oom-early-steps")
     diag.add_argument("--context-json", help='context as JSON, e.g. \'{"batch_size": 2}\'')
     diag.add_argument("--lang", default=None)
@@ -80,15 +80,17 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _diagnose(args: argparse.Namespace) -> int:
-    from .answers import answer_diagnosis
+    from .answers import Thresholds, answer_diagnosis
     from .runtime import load_runtime
 
     runtime = load_runtime(Settings())
     neg = runtime.catalogs.negotiate(args.lang, None)
     context = Context.model_validate_json(args.context_json) if args.context_json else None
+    text = sys.stdin.read() if args.text == "-" else args.text
+    thresholds = Thresholds(runtime.settings.match_confident, runtime.settings.match_minimum)
     try:
-        answer = answer_diagnosis(runtime.index, runtime.catalogs, neg,
-                                  symptom=args.symptom, context=context, query=args.text)
+        answer = answer_diagnosis(runtime.index, runtime.catalogs, neg, symptom=args.symptom, context=context,
+                                  query=text, thresholds=thresholds)
     except RemedyError as exc:
         title = runtime.catalogs.gettext(neg.lang, exc.title)
         detail = runtime.catalogs.gettext(neg.lang, exc.detail).format(**exc.params)
@@ -102,7 +104,17 @@ def _diagnose(args: argparse.Namespace) -> int:
 
 
 def _format_answer(answer: dict[str, Any]) -> str:
-    lines = [f"{answer['symptom']['title']}  [{answer['symptom']['id']}]"]
+    symptom = answer["symptom"]
+    lines = [f"match: {answer['match']}"]
+    if symptom:
+        lines.append(f"{symptom['title']}  [{symptom['id']}]  confidence {symptom['confidence']:.2f}")
+    for alt in answer["alternatives"]:
+        lines.append(f"  or: {alt['title']}  [{alt['id']}]  {alt['confidence']:.2f}")
+    if answer["context"]:
+        lines.append("context: " + json.dumps(answer["context"], ensure_ascii=False))
+    lines.extend(f"signal: {s['text']}" for s in answer["signals"])
+    for rel in answer["related"] if not symptom else ():
+        lines.append(f"see: {rel['title']}  {rel['url']}")
     risk = answer["risk"]
     lines.append(f"risk: {risk['level']}" + (f" ({risk['family']})" if risk["family"] else ""))
     lines.extend(f"  - {r['text']}" for r in risk["reasons"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,6 +25,18 @@ class Settings(BaseSettings):
         300, description="`Cache-Control: max-age` of GET answers, in seconds."
     )
     log_level: str = Field("info", description="Log level: debug, info, warning or error.")
+    match_confident: Annotated[float, Field(gt=0, le=1)] = Field(
+        0.5, description="Confidence from which a free-text match is `confident`."
+    )
+    match_minimum: Annotated[float, Field(gt=0, le=1)] = Field(
+        0.25, description="Confidence below which a free-text match is `none`; between the two it is `ambiguous`."
+    )
+
+    @model_validator(mode="after")
+    def _ordered_thresholds(self) -> Settings:
+        if self.match_minimum > self.match_confident:
+            raise ValueError("match_minimum must not exceed match_confident")
+        return self
 
     @field_validator("knowledge_dir", "locales_dir")
     @classmethod

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .context import MATCH_FEATURES
 from .models import Content, FaqText, LanguageText, ListBlock, SectionText, TableBlock, TableText
 from .problems import Problem
 
@@ -119,6 +120,29 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
                 if isinstance(block, TableBlock):
                     for k, ref in enumerate(block.rows):
                         yield from missing(f, f"sections.{i}.blocks.{j}.rows.{k}", ref, families, "family")
+    f = "structure/intents.yaml"
+    targets = {"symptom": symptoms, "faq": faq_ids, "section": sections, "step": steps}
+    implied = {imp.then for imp in content.intents.implies}
+    names = set(content.concepts) | set(MATCH_FEATURES) | implied
+    for tid, intent in content.intents.targets.items():
+        yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)
+        refs = [*intent.require, *(c for g in intent.require_any for c in g), *intent.forbid, *intent.weights]
+        for ref in refs:
+            yield from missing(f, f"targets.{tid}", ref, names, "concept or feature")
+    for i, imp in enumerate(content.intents.implies):
+        for ref in imp.all:
+            yield from missing(f, f"implies.{i}", ref, names, "concept")
+    for i, ref in enumerate(content.intents.domain):
+        yield from missing(f, f"domain.{i}", ref, names, "concept or feature")
+    for lang, text in content.texts.items():
+        f = f"text/{lang}/vocabulary.yaml"
+        for concept in content.concepts:
+            if not text.vocabulary.concepts.get(concept):
+                yield Problem(f, f"concepts.{concept}", "missing-text", "no words for this concept")
+        for concept in sorted(set(text.vocabulary.concepts) - set(content.concepts)):
+            yield Problem(f, f"concepts.{concept}", "extra-text", "no such concept in structure/concepts.yaml")
+        for tid in text.vocabulary.phrasings:
+            yield from missing(f, f"phrasings.{tid}", tid, set(content.intents.targets), "intent target")
     if content.languages.default not in content.languages.supported:
         yield Problem("languages.yaml", "default", "dangling-reference", "default language is not supported")
     fallbacks = [fam.id for fam in content.families if fam.fallback]
@@ -217,6 +241,11 @@ def _language_units(content: Content, text: LanguageText, lang: str, cov: Covera
             item = mapping.get(ident)
             for fld in fields:
                 expect(file, f"{ident}.{fld}", getattr(item, fld) if item else None)
+
+    file = f"{base}/signals.yaml"
+    extras(file, "", text.signals, content.signals)
+    for ident in content.signals:
+        expect(file, ident, text.signals.get(ident))
 
     file = f"{base}/rules.yaml"
     groups: list[tuple[str, Mapping[str, str], list[str]]] = [

@@ -51,3 +51,17 @@ DERIVED_FIELDS: dict[str, str] = {
     "max_resolution": "resolutions",
     "bucket_count": "resolutions",
 }
+
+# Facts about a query, besides its concepts, that intents may weigh (computed by the matcher).
+MATCH_FEATURES: tuple[str, ...] = (
+    "gc_on",  # the text says gradient checkpointing is on
+    "gc_off",  # ... is off
+    "early_step",  # it failed at a step number of 10 or less
+    "late_step",  # it failed at a later step
+    "log_gpu_oom",  # a pasted log shows a GPU out-of-memory
+    "log_sampling",  # ... while generating samples
+    "log_baseline",  # ... the baseline samples before training
+    "log_other_process",  # ... with another process holding VRAM
+    "big_bucket",  # a resolution of 1024 or more is named
+    "question",  # the text asks a question
+)

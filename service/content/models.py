@@ -105,6 +105,7 @@ class Family(Frozen):
     legacy_flags: tuple[Key, ...] = ()
     safe_batch: Annotated[int, Field(ge=1, le=64)]
     fallback: bool = False
+    aliases: tuple[Annotated[str, StringConstraints(min_length=1, max_length=64)], ...] = ()
 
 
 class Reason(Frozen):
@@ -123,6 +124,33 @@ class Rules(Frozen):
     risk_facts: dict[Id, Condition]
     risk: tuple[RiskRule, ...]
     needs: tuple[Key, ...]
+
+
+class Implication(Frozen):
+    all: tuple[Key, ...]
+    then: Key
+
+
+class Intent(Frozen):
+    """How a target (symptom, FAQ entry, section, step) is recognised from the concepts of a query.
+
+    A target is a candidate only when every concept of `require` is present, at least one concept of each
+    group of `require_any` is, and none of `forbid` is. Its score is `prior` plus the weight of each concept or feature
+    present.
+    """
+
+    kind: Literal["symptom", "faq", "section", "step"]
+    require: tuple[Key, ...] = ()
+    require_any: tuple[tuple[Key, ...], ...] = ()
+    forbid: tuple[Key, ...] = ()
+    prior: float = 0.0
+    weights: dict[Key, float] = {}
+
+
+class Intents(Frozen):
+    implies: tuple[Implication, ...] = ()
+    domain: tuple[Key, ...]
+    targets: dict[Id, Intent]
 
 
 class Protected(Frozen):
@@ -180,6 +208,14 @@ class FamilyText(Frozen):
     name: Text
 
 
+class Vocabulary(Frozen):
+    """How users say things in one language: concept words, number words, example phrasings per target."""
+
+    concepts: dict[Key, tuple[Annotated[str, StringConstraints(min_length=1, max_length=80)], ...]]
+    numbers: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=1000)]]
+    phrasings: dict[Id, tuple[Text, ...]] = {}
+
+
 class LanguageText(Frozen):
     lang: Key
     guides: dict[Id, GuideText]
@@ -188,6 +224,8 @@ class LanguageText(Frozen):
     steps: dict[Id, StepText]
     rules: RulesText
     families: dict[Id, FamilyText]
+    signals: dict[Id, Text]
+    vocabulary: Vocabulary
 
 
 class Content(Frozen):
@@ -201,4 +239,7 @@ class Content(Frozen):
     steps: tuple[Step, ...]
     families: tuple[Family, ...]
     rules: Rules
+    concepts: dict[Key, Text]
+    signals: dict[Id, Text]
+    intents: Intents
     texts: dict[Key, LanguageText]

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request
 
-from ..answers import fallback_view
+from ..answers import Thresholds, fallback_view
 from ..catalogs import Negotiated
 from ..runtime import Runtime
 from .responses import dumps, strong_etag
@@ -19,6 +19,10 @@ def get_runtime(request: Request) -> Runtime:
 
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+def thresholds_of(runtime: Runtime) -> Thresholds:
+    return Thresholds(runtime.settings.match_confident, runtime.settings.match_minimum)
 
 
 def negotiate(

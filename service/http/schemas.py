@@ -102,6 +102,24 @@ class DiagnoseResponse(BaseModel):
     knowledge_revision: str
 
 
+class SearchHit(BaseModel):
+    kind: Literal["symptom", "faq", "section", "step"]
+    id: str
+    title: str
+    snippet: str
+    score: float = Field(ge=0, le=1)
+    url: str
+
+
+class SearchResponse(BaseModel):
+    lang: str
+    fallback: Fallback | None = None
+    query: str
+    match: Match
+    hits: list[SearchHit]
+    knowledge_revision: str
+
+
 class Problem(BaseModel):
     """RFC 9457 problem details, localized."""
 

@@ -15,6 +15,7 @@ from typing import Any
 from ..content.context import CONTEXT_FIELDS, DERIVED_FIELDS
 from ..content.models import Content, Family, FaqEntry, Guide, LanguageText, RiskRule, Step, Symptom
 from ..content.problems import ContentProblems, Problem
+from ..understanding.matcher import Matcher, build_matcher
 from .conditions import ConditionError, Predicate, compile_condition, condition_fields
 from .patches import BUILDERS, Builder
 
@@ -64,6 +65,7 @@ class Index:
     sections: Mapping[str, str]  # section id -> guide id
     texts: Mapping[str, LanguageText]
     content: Content
+    matcher: Matcher
 
     def family_of_arch(self, arch: str) -> str:
         """Map an AI Toolkit `arch` (`zimage:turbo`, `flux`, `wan22_14b`) to a family id."""
@@ -149,6 +151,7 @@ def build_index(content: Content) -> Index:
         sections=_frozen({s.id: g.id for g in content.guides for s in g.sections}),
         texts=_frozen(dict(content.texts)),
         content=content,
+        matcher=build_matcher(content),
     )
 
 

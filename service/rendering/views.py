@@ -161,3 +161,33 @@ def _find_table(index: Index) -> tuple[Guide, str, TableBlock] | None:
                 if isinstance(block, TableBlock):
                     return guide, sec.id, block
     return None
+
+
+def _snippet(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def render_search_hit(index: Index, lang: str, kind: str, ident: str, score: float) -> View:
+    """One search hit: the target's title, a short snippet and the help-page link, in `lang`."""
+    text = index.texts[lang]
+    if kind == "symptom":
+        sym = text.symptoms[ident]
+        title, snippet = sym.title, sym.description
+        url = section_url(index, lang, index.symptoms[ident].symptom.section)
+    elif kind == "faq":
+        entry = render_faq_entry(index, index.faq[ident], lang)
+        first = entry["answer"][0]
+        title, snippet = entry["question"], first.get("text") or " · ".join(first.get("items", []))
+        url = entry["url"]
+    elif kind == "step":
+        step = text.steps[ident]
+        title, snippet = step.title, step.detail
+        url = section_url(index, lang, index.steps[ident].step.section)
+    else:
+        guide_id = index.sections[ident]
+        stext = text.guides[guide_id].sections[ident]
+        raw_title = stext.get("title")
+        title = raw_title if isinstance(raw_title, str) else text.guides[guide_id].title
+        snippet = next((v for k, v in stext.items() if k != "title" and isinstance(v, str)), title)
+        url = section_url(index, lang, ident)
+    return {"kind": kind, "id": ident, "title": title, "snippet": _snippet(snippet), "score": score, "url": url}

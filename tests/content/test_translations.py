@@ -35,8 +35,10 @@ def flatten(node: object, path: str = "") -> Iterator[tuple[str, str]]:
 
 
 def units(text: LanguageText) -> dict[str, str]:
-    """Every prose unit of one language; the guide's optional `title_variants` are not translated 1:1."""
-    return {path: value for path, value in flatten(text.model_dump(exclude={"lang"})) if ".title_variants[" not in path}
+    """Every prose unit of one language. Not translated 1:1: the guide's optional `title_variants`, and the
+    vocabulary (how people say things differs per language, so its lists differ in length)."""
+    return {path: value for path, value in flatten(text.model_dump(exclude={"lang", "vocabulary"}))
+            if ".title_variants[" not in path}
 
 
 def has_token(text: str, token: str) -> bool:

@@ -9,7 +9,7 @@ from starlette.responses import Response
 
 from ...answers import answer_diagnosis
 from .. import schemas
-from ..deps import RuntimeDep
+from ..deps import RuntimeDep, thresholds_of
 from ..responses import json_response
 
 router = APIRouter(prefix="/v1", tags=["diagnose"])
@@ -22,7 +22,12 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 @router.post("/diagnose", response_model=schemas.DiagnoseResponse, responses=_ERRORS)
 def diagnose(body: schemas.DiagnoseRequest, request: Request, runtime: RuntimeDep) -> Response:
-    """Ordered remediation steps for a symptom, in the requested language.
+    """Ordered remediation steps for a symptom or a free-text question or log, in the requested language.
+
+    Send `symptom` (an id) or `query` (free text or a pasted log, in any supported language). For a query,
+    `match` says how sure the answer is (`confident`, `ambiguous`, `none`), `symptom.confidence` gives the
+    figure, `alternatives` the runners-up, `context` what the text stated and `signals` the facts read from
+    a log. A host-RAM kill or a CUDA error that is not out-of-memory gets no symptom and a signal naming it.
 
     Steps come in the guide's order for that symptom; each says why it is there (`reason`), where the
     setting lives (`ui_path`), and the exact config change where the guide gives one (`config_patch`).
@@ -35,6 +40,6 @@ def diagnose(body: schemas.DiagnoseRequest, request: Request, runtime: RuntimeDe
     answer = answer_diagnosis(
         runtime.index, runtime.catalogs, neg,
         symptom=body.symptom, context=body.context, query=body.query,
-        config=body.config, config_yaml=body.config_yaml,
+        config=body.config, config_yaml=body.config_yaml, thresholds=thresholds_of(runtime),
     )
     return json_response(answer, neg)

@@ -1,0 +1,212 @@
+"""Text analysis shared by queries and knowledge: normalization, tokens, stems, Korean, numbers, typos.
+
+Everything language-specific comes from data (`knowledge/text/<lang>/vocabulary.yaml`); this module only
+knows scripts and the Snowball stemmers. An `Analyzer` is built once at start-up and is read-only after.
+
+>>> normalize("Désactivé ÉTAPE  Größe")
+'desactive etape grosse'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+import Stemmer
+from rapidfuzz.distance import Levenshtein
+from rapidfuzz.process import extractOne
+
+STEMMER_NAMES = {"en": "english", "es": "spanish", "pt": "portuguese", "fr": "french", "de": "german"}
+LATIN_LANGS = tuple(STEMMER_NAMES)
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
+_ORDINAL_DIGIT = re.compile(r"^(\d{1,7})(?:st|nd|rd|th|o|a|e|er|eme|re|ere|te|ten|ter|tes)$")
+
+# Korean particles and endings, longest first: stripped from a token's end to reach its stem.
+KOREAN_SUFFIXES = tuple(sorted((
+    "이었는데", "였는데", "습니다", "ㅂ니다", "합니다", "입니다", "니다", "는데도", "인데도", "는데", "인데", "에서는",
+    "에서도", "에서", "에게", "으로는", "으로", "로는", "로", "까지", "부터", "처럼", "보다", "하고", "이랑", "랑",
+    "이나", "나", "이에요", "예요", "이요", "이야", "해요", "했어요", "했는데", "하면", "해도", "해서", "했다", "한데",
+    "을", "를", "이", "가", "은", "는", "에", "의", "도", "만", "와", "과", "요", "죠", "지요", "네요",
+), key=len, reverse=True))
+
+
+def normalize(text: str) -> str:
+    """NFKC, case-folded, accents removed (Hangul kept), whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    decomposed = unicodedata.normalize("NFD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(unicodedata.normalize("NFC", stripped).split())
+
+
+def is_hangul(token: str) -> bool:
+    return _HANGUL.match(token) is not None
+
+
+@lru_cache(maxsize=8)
+def _stemmer(lang: str) -> Stemmer.Stemmer:
+    return Stemmer.Stemmer(STEMMER_NAMES[lang])
+
+
+def stem(lang: str, word: str) -> str:
+    """Snowball stem of an already normalized word (PyStemmer caches internally)."""
+    if not word.isalpha():
+        return word
+    return str(_stemmer(lang).stemWord(word))
+
+
+def strip_korean(token: str) -> str:
+    """Remove one particle or ending from a Hangul token (`프리뷰에서` -> `프리뷰`)."""
+    for suffix in KOREAN_SUFFIXES:
+        if token.endswith(suffix) and len(token) > len(suffix):
+            return token[: -len(suffix)]
+    return token
+
+
+def split_tokens(normalized: str) -> list[str]:
+    """Tokens of normalized text: Latin words/numbers/config keys and Hangul runs, dimensions split."""
+    out: list[str] = []
+    for tok in _TOKEN.findall(normalized):
+        dim = _DIMENSION.match(tok)
+        if dim:
+            out.extend((dim.group(1), dim.group(2)))
+        else:
+            out.append(tok)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One analysed token: its normalized surface, its forms per stream, a number value if any."""
+
+    text: str
+    forms: tuple[str, ...]  # one per stream of `Analyzer.streams`
+    number: int | None
+    hangul: bool
+    native: bool  # a word of the query's own language: matched in that language's stream only
+
+
+class Analyzer:
+    """Turns text into tokens with per-stream forms, using the vocabulary of every language.
+
+    Streams are the five Snowball languages plus `ko` (Korean stems; other tokens as written). A phrase of
+    the vocabulary of language L is compared with the query in stream L, so a query in any language is
+    matched against every language's vocabulary.
+    """
+
+    streams: tuple[str, ...] = (*LATIN_LANGS, "ko")
+
+    def __init__(
+        self,
+        known_words: Mapping[str, Iterable[str]],
+        korean_words: Iterable[str],
+        number_words: Mapping[str, Mapping[str, int]],
+        fuzzy_words: Iterable[str],
+    ) -> None:
+        self.known = {lang: frozenset(words) for lang, words in known_words.items()}
+        self.all_known = frozenset().union(*self.known.values()) if self.known else frozenset()
+        self.korean_words = frozenset(korean_words)
+        self._korean_max = max((len(w) for w in self.korean_words), default=0)
+        self.numbers = {lang: dict(words) for lang, words in number_words.items()}
+        buckets: dict[str, list[str]] = {}
+        for word in sorted(set(fuzzy_words)):
+            if len(word) >= 5 and word.isalpha() and not is_hangul(word):
+                buckets.setdefault(word[0], []).append(word)
+        self._fuzzy = {k: tuple(v) for k, v in buckets.items()}
+
+    # --- words -------------------------------------------------------------------------------------
+
+    def korean_form(self, token: str) -> str:
+        """The longest known Korean word the token starts with, else the token without its ending."""
+        for k in range(min(len(token), self._korean_max), 0, -1):
+            if token[:k] in self.korean_words:
+                return token[:k]
+        return strip_korean(token)
+
+    def correct(self, word: str) -> str:
+        """Typo tolerance for words only (never numbers or config keys): the nearest vocabulary word."""
+        if len(word) < 5 or not word.isalpha() or word in self.all_known or is_hangul(word):
+            return word
+        candidates = self._fuzzy.get(word[0], ())
+        limit = 1 if len(word) < 9 else 2
+        found = extractOne(word, candidates, scorer=Levenshtein.distance, score_cutoff=limit)
+        return str(found[0]) if found else word
+
+    def split_compound(self, word: str) -> list[str]:
+        """German-style compounds of two known words (`speicherfehler` -> `speicher`, `fehler`)."""
+        if len(word) < 8 or not word.isalpha() or word in self.all_known:
+            return [word]
+        for i in range(len(word) - 3, 3, -1):
+            head, tail = word[:i], word[i:]
+            if head in self.all_known and tail in self.all_known:
+                return [head, tail]
+            if head.endswith("s") and head[:-1] in self.all_known and tail in self.all_known:
+                return [head[:-1], tail]
+        return [word]
+
+    def detect_language(self, words: list[str], hint: str | None = None) -> str | None:
+        """The language whose known words cover the query best (Hangul means Korean)."""
+        if any(is_hangul(w) for w in words):
+            return "ko"
+        best, best_score = hint, 0
+        for lang, known in self.known.items():
+            score = sum(1 for w in words if w in known)
+            if score > best_score or (score == best_score and lang == hint):
+                best, best_score = lang, score
+        return best
+
+    # --- tokens ------------------------------------------------------------------------------------
+
+    def tokens(
+        self, text: str, hint: str | None = None, fix_typos: bool = True, lead: str | None = None
+    ) -> tuple[str | None, list[Token]]:
+        """The query's language and its tokens.
+
+        A word the query's own language knows is matched in that language's stream only, so a German
+        `die` never reads as English `died`; a foreign word (an English term in a Korean sentence) is
+        matched in every stream.
+        """
+        words: list[str] = []
+        for raw in split_tokens(normalize(text)):
+            if fix_typos:
+                for part in self.split_compound(raw):
+                    words.append(self.correct(part))
+            else:
+                words.append(raw)
+        lang = self.detect_language(split_tokens(normalize(lead)) if lead else words, hint)
+        numbers = self.numbers.get(lang or "", {})
+        known = self.known.get(lang or "", frozenset())
+        out = []
+        for word in words:
+            native = word in known and (lang != "ko" or is_hangul(word))
+            out.append(self._token(word, numbers, native))
+        return lang, out
+
+    def _token(self, word: str, numbers: Mapping[str, int], native: bool = False) -> Token:
+        number: int | None = None
+        if word.isdigit() and len(word) <= 9:
+            number = int(word)
+        else:
+            ordinal = _ORDINAL_DIGIT.match(word)
+            if ordinal:
+                number = int(ordinal.group(1))
+            elif word in numbers:
+                number = numbers[word]
+        if is_hangul(word):
+            form = self.korean_form(word)
+            return Token(word, (form,) * len(self.streams), number, True, native)
+        forms = (*(stem(lang, word) for lang in LATIN_LANGS), word)
+        return Token(word, forms, number, False, native)
+
+    def phrase_forms(self, lang: str, phrase: str) -> tuple[str, ...]:
+        """A vocabulary phrase of `lang` as the forms its own stream gives (no typo correction)."""
+        stream = self.stream_of(lang)
+        return tuple(tok.forms[stream] for tok in self.tokens(phrase, lang, fix_typos=False)[1])
+
+    def stream_of(self, lang: str | None) -> int:
+        return self.streams.index(lang) if lang in self.streams else len(self.streams) - 1

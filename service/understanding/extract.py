@@ -1,0 +1,125 @@
+"""Context stated in free text: step, GC on/off, family, batch size, buckets, frames, phase (engine layer).
+
+Works on analysed tokens and spotted concepts only, so it reads every language the vocabulary covers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .analysis import Token
+from .lexicon import Hit
+
+BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
+_WINDOW = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """What the text states; None where it says nothing."""
+
+    step: int | None = None
+    largest_named: int | None = None
+    gradient_checkpointing: bool | None = None
+    batch_size: int | None = None
+    resolutions: tuple[int, ...] | None = None
+    num_frames: int | None = None
+
+
+def _spans(hits: list[Hit], concept: str) -> list[Hit]:
+    return [h for h in hits if h.concept == concept]
+
+
+def _distance(a: Hit, b: Hit) -> int:
+    if a.end <= b.start:
+        return b.start - a.end + 1
+    if b.end <= a.start:
+        return a.start - b.end + 1
+    return 0
+
+
+def _number_near(tokens: list[Token], hit: Hit, after: int, before: int, used: set[int]) -> int | None:
+    """A number token just after the hit (preferred) or just before it, not used by another fact."""
+    for j in range(hit.end, min(len(tokens), hit.end + after)):
+        if tokens[j].number is not None and j not in used:
+            used.add(j)
+            return tokens[j].number
+    for j in range(hit.start - 1, max(-1, hit.start - 1 - before), -1):
+        if tokens[j].number is not None and j not in used:
+            used.add(j)
+            return tokens[j].number
+    return None
+
+
+def gc_state(hits: list[Hit], tokens: list[Token]) -> bool | None:
+    """On/off said of gradient checkpointing: the nearest on/off word to a GC mention, negation flips it.
+
+    Negation counts just before the on/off word, or just after it in Korean (`켜지 않았다`).
+    """
+    gcs = _spans(hits, "gc")
+    if not gcs:
+        return None
+    negations = _spans(hits, "negation")
+    best: tuple[int, int, bool] | None = None  # (distance, prefer-off, state)
+    for concept, state in (("off", False), ("on", True)):
+        for word in _spans(hits, concept):
+            if any(word.start <= g.start and g.end <= word.end for g in gcs):
+                continue  # the GC mention itself (a config key such as `gradient_checkpointing: true`)
+            dist = min(_distance(word, g) for g in gcs)
+            if dist > _WINDOW + 1:
+                continue
+            negated = any(
+                0 < word.start - n.end + 1 <= 2 or (n.start == word.end and tokens[n.start].hangul)
+                for n in negations
+            )
+            value = (not state) if negated else state
+            key = (dist, 0 if concept == "off" else 1, value)
+            if best is None or key[:2] < best[:2]:
+                best = key
+    return best[2] if best else None
+
+
+def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool) -> Stated:
+    used: set[int] = set()
+    step = None
+    for hit in _spans(hits, "step"):
+        step = _number_near(tokens, hit, after=3, before=3, used=used)
+        if step is not None:
+            break
+    batch = None
+    for hit in _spans(hits, "batch"):
+        batch = _number_near(tokens, hit, after=4, before=1, used=used)
+        if batch is not None and 1 <= batch <= 512:
+            break
+        batch = None
+    frames = None
+    for hit in _spans(hits, "frames"):
+        frames = _number_near(tokens, hit, after=3, before=2, used=used)
+        if frames is not None:
+            break
+    buckets = _spans(hits, "bucket")
+    sizes: list[int] = []
+    for i, tok in enumerate(tokens):
+        n = tok.number
+        if n is None or i in used or not (256 <= n <= 4096 and n % 64 == 0):
+            continue
+        near_bucket = any(abs(i - b.start) <= 4 for b in buckets)
+        if near_bucket or (n in BUCKET_SIZES and not log_like):
+            sizes.append(n)
+    return Stated(
+        step=step if step is not None and step <= 10_000_000 else None,
+        largest_named=max(sizes) if sizes else None,
+        gradient_checkpointing=gc_state(hits, tokens),
+        batch_size=batch,
+        # One size named ("when the 1024 bucket comes up") says nothing of the whole bucket list.
+        resolutions=tuple(sorted(set(sizes))) if len(set(sizes)) >= 2 else None,
+        num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
+    )
+
+
+CONTEXT_FIELDS = ("step", "gradient_checkpointing", "batch_size", "resolutions", "num_frames")
+
+
+def as_context_fields(stated: Stated) -> dict[str, Any]:
+    return {k: getattr(stated, k) for k in CONTEXT_FIELDS if getattr(stated, k) is not None}

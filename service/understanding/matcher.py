@@ -1,0 +1,300 @@
+"""Free text -> concepts, stated context, log facts, and ranked targets with an honest outcome.
+
+`build_matcher` compiles the content once (index layer); `understand` and `rank` are pure functions of the
+matcher and the text (engine layer): same text, same knowledge, same answer.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..content.models import Content, Intent
+from .analysis import Analyzer, Token, normalize, split_tokens
+from .extract import Stated, stated_context
+from .lexicon import Aliases, Lexicon
+from .logs import LogReading, looks_like_log, read_log
+
+MAX_QUERY_TOKENS = 400
+SIMILARITY_WEIGHT = 2.5
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    id: str
+    intent: Intent
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    id: str
+    kind: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Understanding:
+    """What a text says: concepts, stated facts, log reading, and every candidate target, best first."""
+
+    lang: str | None
+    concepts: frozenset[str]
+    features: frozenset[str]
+    stated: Stated
+    family: str | None
+    phase: str | None
+    log: LogReading
+    in_domain: bool
+    ranked: tuple[Scored, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class Matcher:
+    analyzer: Analyzer
+    lexicon: Lexicon
+    aliases: Aliases
+    targets: tuple[Target, ...]
+    implies: tuple[tuple[frozenset[str], str], ...]
+    domain: frozenset[str]
+    postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
+    default_idf: float
+
+
+def build_matcher(content: Content) -> Matcher:
+    """Compile vocabularies, aliases, intents and the targets' own texts into lookup tables."""
+    texts = content.texts
+    known: dict[str, set[str]] = {}
+    korean: set[str] = set()
+    for lang, text in texts.items():
+        words = known.setdefault(lang, set())
+        for phrase in _all_text(text):
+            words.update(split_tokens(normalize(phrase)))
+        words.update(normalize(w) for w in text.vocabulary.numbers)
+    for phrases in texts["ko"].vocabulary.concepts.values() if "ko" in texts else ():
+        for phrase in phrases:
+            korean.update(t for t in split_tokens(normalize(phrase)) if not t.isascii())
+    vocab_words = {w for t in texts.values() for ps in t.vocabulary.concepts.values() for p in ps
+                   for w in split_tokens(normalize(p))}
+    analyzer = Analyzer(
+        known_words=known,
+        korean_words=korean,
+        number_words={lang: {normalize(k): v for k, v in t.vocabulary.numbers.items()} for lang, t in texts.items()},
+        fuzzy_words=vocab_words,
+    )
+    lexicon = Lexicon(analyzer, {lang: t.vocabulary.concepts for lang, t in texts.items()})
+    aliases = Aliases({f.id: f.aliases for f in content.families})
+    targets = tuple(Target(tid, intent) for tid, intent in content.intents.targets.items())
+    postings, default_idf = _postings(analyzer, content, targets)
+    return Matcher(
+        analyzer=analyzer,
+        lexicon=lexicon,
+        aliases=aliases,
+        targets=targets,
+        implies=tuple((frozenset(i.all), i.then) for i in content.intents.implies),
+        domain=frozenset(content.intents.domain),
+        postings=postings,
+        default_idf=default_idf,
+    )
+
+
+def _all_text(text: Any) -> Iterable[str]:
+    """Every string in a language's content (to know which words belong to which language)."""
+    stack: list[Any] = [text.model_dump()]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+            stack.extend(k for k in node if isinstance(k, str) and not k.isascii())
+        elif isinstance(node, list | tuple):
+            stack.extend(node)
+
+
+def _target_texts(content: Content, tid: str, kind: str) -> Iterable[tuple[str, str]]:
+    """(lang, text) pairs that describe a target: its title in every language and its phrasings."""
+    for lang, text in content.texts.items():
+        if kind == "symptom" and tid in text.symptoms:
+            yield lang, text.symptoms[tid].title
+        elif kind == "faq":
+            question = text.faq.get(tid, {}).get("question")
+            if isinstance(question, str):
+                yield lang, question
+        elif kind == "step" and tid in text.steps:
+            yield lang, text.steps[tid].title
+        else:
+            for guide in text.guides.values():
+                title = guide.sections.get(tid, {}).get("title")
+                if isinstance(title, str):
+                    yield lang, title
+        for phrase in text.vocabulary.phrasings.get(tid, ()):
+            yield lang, phrase
+
+
+def _postings(
+    analyzer: Analyzer, content: Content, targets: tuple[Target, ...]
+) -> tuple[dict[tuple[int, str], tuple[tuple[int, float], ...]], float]:
+    """Inverted index (stream, form) -> targets, weighted by inverse target frequency."""
+    docs: list[set[tuple[int, str]]] = []
+    for target in targets:
+        terms: set[tuple[int, str]] = set()
+        for lang, phrase in _target_texts(content, target.id, target.intent.kind):
+            stream = analyzer.stream_of(lang)
+            for tok in analyzer.tokens(phrase, lang, fix_typos=False)[1]:
+                if tok.number is None:
+                    terms.add((stream, tok.forms[stream]))
+        docs.append(terms)
+    df: dict[tuple[int, str], int] = {}
+    for terms in docs:
+        for term in terms:
+            df[term] = df.get(term, 0) + 1
+    n = len(docs)
+    idf = {term: math.log(1 + n / count) for term, count in df.items()}
+    postings: dict[tuple[int, str], list[tuple[int, float]]] = {}
+    for i, terms in enumerate(docs):
+        for term in terms:
+            postings.setdefault(term, []).append((i, idf[term]))
+    return {k: tuple(v) for k, v in postings.items()}, math.log(1 + n)
+
+
+# --- understanding ---------------------------------------------------------------------------------
+
+
+def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understanding:
+    """Analyse a query or log; rank every target whose intent accepts it."""
+    log = read_log(text)
+    log_like = bool(log.signals) or looks_like_log(text)
+    # A pasted log is mostly English whatever the user speaks: take the language from the first line.
+    lead = text.strip().split("\n", 1)[0] if log_like else None
+    lang, tokens = matcher.analyzer.tokens(text, hint, lead=lead)
+    tokens = tokens[:MAX_QUERY_TOKENS]
+    hits = matcher.lexicon.spot(tokens, lang)
+    concepts = {h.concept for h in hits}
+    for needed, then in matcher.implies:
+        if needed <= concepts:
+            concepts.add(then)
+    stated = stated_context(tokens, hits, log_like)
+    if lead is not None and "\n" in text.strip():
+        # In a log, "step" appears in messages ("OOM during training step 3 times"): trust the progress
+        # bars, else what the user's own first line says.
+        step = log.step
+        if step is None:
+            _, lead_tokens = matcher.analyzer.tokens(lead, lang)
+            step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang), False).step
+        stated = replace(stated, step=step)
+    features = _features(text, stated, log)
+    family = matcher.aliases.find([t.text for t in tokens])
+    present = frozenset(concepts) | features
+    in_domain = bool(present & matcher.domain)
+    similarity = _similarity(matcher, tokens)
+    ranked = _rank(matcher, present, similarity) if in_domain else ()
+    if log.not_gpu_oom and not log.gpu_oom:
+        # A host-RAM kill or a CUDA error that is not out-of-memory: the guide does not apply.
+        ranked = ()
+        in_domain = False
+    return Understanding(
+        lang=lang,
+        concepts=frozenset(concepts),
+        features=features,
+        stated=stated,
+        family=family,
+        phase=_phase(concepts, log),
+        log=log,
+        in_domain=in_domain,
+        ranked=ranked,
+    )
+
+
+def _features(text: str, stated: Stated, log: LogReading) -> frozenset[str]:
+    out = set()
+    if stated.gradient_checkpointing is True:
+        out.add("gc_on")
+    elif stated.gradient_checkpointing is False:
+        out.add("gc_off")
+    if stated.step is not None:
+        out.add("early_step" if stated.step <= 10 else "late_step")
+    if log.gpu_oom:
+        out.add("log_gpu_oom")
+    ids = {s.id for s in log.signals}
+    if "sampling" in ids and log.phase == "sampling":
+        out.add("log_sampling")
+        if any(s.id == "sampling" and s.data.get("baseline") for s in log.signals):
+            out.add("log_baseline")
+    if "other-process-vram" in ids:
+        out.add("log_other_process")
+    if stated.largest_named and stated.largest_named >= 1024:
+        out.add("big_bucket")
+    if "?" in text or "\uff1f" in text:
+        out.add("question")
+    return frozenset(out)
+
+
+def _phase(concepts: set[str], log: LogReading) -> str | None:
+    if log.phase:
+        return log.phase
+    if "oom" not in concepts:
+        return None
+    for concept, phase in (("preview", "sampling"), ("phase_caching", "caching"), ("phase_loading", "loading"),
+                           ("phase_saving", "saving")):
+        if concept in concepts:
+            return phase
+    return None
+
+
+def _similarity(matcher: Matcher, tokens: list[Token]) -> dict[int, float]:
+    """Share of the query's (idf-weighted) words found in each target's own texts."""
+    gained: dict[int, float] = {}
+    total = 0.0
+    for tok in tokens[:64]:
+        if tok.number is not None:
+            continue
+        best: dict[int, float] = {}
+        weight = 0.0
+        for stream, form in enumerate(tok.forms):
+            for target, idf in matcher.postings.get((stream, form), ()):
+                weight = max(weight, idf)
+                if idf > best.get(target, 0.0):
+                    best[target] = idf
+        weight = weight or matcher.default_idf
+        total += weight
+        for target, idf in best.items():
+            gained[target] = gained.get(target, 0.0) + idf
+    return {t: g / total for t, g in gained.items()} if total else {}
+
+
+def _rank(matcher: Matcher, present: frozenset[str], similarity: dict[int, float]) -> tuple[Scored, ...]:
+    scored = []
+    for i, target in enumerate(matcher.targets):
+        intent = target.intent
+        if not set(intent.require) <= present:
+            continue
+        if any(not present & set(group) for group in intent.require_any):
+            continue
+        if present & set(intent.forbid):
+            continue
+        score = intent.prior + sum(w for name, w in intent.weights.items() if name in present)
+        score += SIMILARITY_WEIGHT * similarity.get(i, 0.0)
+        scored.append(Scored(target.id, intent.kind, round(score, 4)))
+    scored.sort(key=lambda s: (-s.score, s.id))
+    return tuple(scored)
+
+
+def outcome(best: float, second: float, confident: float, minimum: float) -> tuple[str, float]:
+    """Confidence in [0, 1] from the best score and its margin over the next; the match it earns.
+
+    >>> outcome(5.0, 3.0, 0.5, 0.25)
+    ('confident', 0.714)
+    >>> outcome(0.0, 0.0, 0.5, 0.25)
+    ('none', 0.0)
+    """
+    if best <= 0:
+        return "none", 0.0
+    strength = best / (best + 2.0)
+    margin = min(1.0, max(0.0, best - second) / 2.0)
+    confidence = round(strength * (0.55 + 0.45 * margin), 3)
+    if confidence >= confident:
+        return "confident", confidence
+    if confidence >= minimum:
+        return "ambiguous", confidence
+    return "none", confidence

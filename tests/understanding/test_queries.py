@@ -1,0 +1,86 @@
+"""The free-text matcher scored on our own query set and the shared development queries.
+
+Each query is checked the way a caller sees it (POST /v1/diagnose, GET /v1/search), with the semantics of
+../shared/eval/run_eval.py; a language below the threshold fails with the list of misses.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+from tests.conftest import LANGS
+
+OWN = Path(__file__).parent / "queries.yaml"
+THRESHOLD = 0.95
+
+
+def failures(client: TestClient, item: dict[str, Any]) -> list[str]:
+    """Why one query fails; empty when it passes."""
+    why: list[str] = []
+    kind = item["kind"]
+    if kind in ("symptom", "none"):
+        d = client.post("/v1/diagnose", json={"query": item["q"], "lang": item["lang"]}).json()
+        got = (d.get("symptom") or {}).get("id")
+        if kind == "none":
+            if got is not None:
+                why.append(f"expected no symptom, got {got}")
+        else:
+            steps = [s["id"] for s in d.get("steps", [])]
+            if got not in item["ids"]:
+                why.append(f"symptom {got} not in {item['ids']}")
+            if "first_step" in item and steps[:1] != [item["first_step"]]:
+                why.append(f"first step {steps[:1]} != {item['first_step']}")
+            why += [f"missing step {s}" for s in item.get("includes_steps", []) if s not in steps]
+            why += [f"unwanted step {s}" for s in item.get("excludes_steps", []) if s in steps]
+            ctx = d.get("context") or {}
+            why += [f"context.{k}={ctx.get(k)!r} != {v!r}" for k, v in (item.get("ctx") or {}).items()
+                    if ctx.get(k) != v]
+    if kind in ("faq", "section", "none"):
+        s = client.get("/v1/search", params={"q": item["q"], "lang": item["lang"]}).json()
+        hits = s.get("hits") or []
+        if kind == "none":
+            if s.get("match") != "none":
+                why.append(f"search match={s.get('match')}, top={hits[0]['id'] if hits else None}")
+        elif not hits or hits[0]["id"] not in item["ids"]:
+            why.append(f"top hit {hits[0]['id'] if hits else None} not in {item['ids']}")
+    return why
+
+
+def score(client: TestClient, items: list[dict[str, Any]]) -> dict[str, tuple[int, int, list[str]]]:
+    per: dict[str, tuple[int, int, list[str]]] = defaultdict(lambda: (0, 0, []))
+    for item in items:
+        ok, n, misses = per[item["lang"]]
+        why = failures(client, item)
+        per[item["lang"]] = (ok + (not why), n + 1, misses + ([f"{item['q'][:70]!r}: {'; '.join(why)}"] if why else []))
+    return per
+
+
+@pytest.fixture(scope="module")
+def own_scores(client: TestClient) -> dict[str, tuple[int, int, list[str]]]:
+    return score(client, yaml.safe_load(OWN.read_text(encoding="utf-8")))
+
+
+def test_own_set_is_big_enough() -> None:
+    items = yaml.safe_load(OWN.read_text(encoding="utf-8"))
+    counts = defaultdict(int)
+    for item in items:
+        counts[item["lang"]] += 1
+    assert all(counts[lang] >= 30 for lang in LANGS), counts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_own_queries_per_language(own_scores: dict[str, tuple[int, int, list[str]]], lang: str) -> None:
+    ok, n, misses = own_scores[lang]
+    assert n and ok / n >= THRESHOLD, f"{lang}: {ok}/{n}\n" + "\n".join(misses)
+
+
+def test_shared_dev_queries(client: TestClient, shared: Path) -> None:
+    items = yaml.safe_load((shared / "eval" / "dev_queries.yaml").read_text(encoding="utf-8"))
+    misses = [f"[{i['lang']}] {i['q']!r}: {failures(client, i)}" for i in items if failures(client, i)]
+    assert not misses, "\n".join(misses)
