@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import Stemmer
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 STEMMER_NAMES = {"en": "english", "es": "spanish", "pt": "portuguese", "fr": "french", "de": "german"}
 LATIN_LANGS = tuple(STEMMER_NAMES)
+FORMS_CACHE_SIZE = 20_000  # words; cleared when full, so memory stays bounded under any traffic
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -38,6 +39,8 @@ KOREAN_SUFFIXES = tuple(sorted((
 
 def normalize(text: str) -> str:
     """NFKC, case-folded, accents removed (Hangul kept), whitespace collapsed."""
+    if text.isascii():
+        return " ".join(text.casefold().split())
     text = unicodedata.normalize("NFKC", text).casefold()
     decomposed = unicodedata.normalize("NFD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
@@ -118,6 +121,8 @@ class Analyzer:
             if len(word) >= 5 and word.isalpha() and not is_hangul(word):
                 buckets.setdefault(word[0], []).append(word)
         self._fuzzy = {k: tuple(v) for k, v in buckets.items()}
+        self._forms_cache: dict[str, tuple[str, ...]] = {}
+        self._correct_cache: dict[str, str] = {}
 
     # --- words -------------------------------------------------------------------------------------
 
@@ -132,9 +137,18 @@ class Analyzer:
         """Typo tolerance for words only (never numbers or config keys): the nearest vocabulary word."""
         if len(word) < 5 or not word.isalpha() or word in self.all_known or is_hangul(word):
             return word
+        cached = self._correct_cache.get(word)
+        if cached is None:
+            cached = self._nearest(word)
+            if len(self._correct_cache) >= FORMS_CACHE_SIZE:
+                self._correct_cache.clear()
+            self._correct_cache[word] = cached
+        return cached
+
+    def _nearest(self, word: str) -> str:
         candidates = self._fuzzy.get(word[0], ())
         limit = 1 if len(word) < 9 else 2
-        found = extractOne(word, candidates, scorer=Levenshtein.distance, score_cutoff=limit)
+        found = extractOne(word, candidates, scorer=OSA.distance, score_cutoff=limit)
         return str(found[0]) if found else word
 
     def split_compound(self, word: str) -> list[str]:
@@ -187,6 +201,19 @@ class Analyzer:
             out.append(self._token(word, numbers, native))
         return lang, out
 
+    def _forms(self, word: str) -> tuple[str, ...]:
+        """A word's form in every stream (bounded cache: the vocabulary of real queries is small)."""
+        cached = self._forms_cache.get(word)
+        if cached is None:
+            if is_hangul(word):
+                cached = (self.korean_form(word),) * len(self.streams)
+            else:
+                cached = (*(stem(lang, word) for lang in LATIN_LANGS), word)
+            if len(self._forms_cache) >= FORMS_CACHE_SIZE:
+                self._forms_cache.clear()
+            self._forms_cache[word] = cached
+        return cached
+
     def _token(self, word: str, numbers: Mapping[str, int], native: bool = False) -> Token:
         number: int | None = None
         if word.isdigit() and len(word) <= 9:
@@ -197,11 +224,7 @@ class Analyzer:
                 number = int(ordinal.group(1))
             elif word in numbers:
                 number = numbers[word]
-        if is_hangul(word):
-            form = self.korean_form(word)
-            return Token(word, (form,) * len(self.streams), number, True, native)
-        forms = (*(stem(lang, word) for lang in LATIN_LANGS), word)
-        return Token(word, forms, number, False, native)
+        return Token(word, self._forms(word), number, is_hangul(word), native)
 
     def phrase_forms(self, lang: str, phrase: str) -> tuple[str, ...]:
         """A vocabulary phrase of `lang` as the forms its own stream gives (no typo correction)."""

@@ -39,14 +39,16 @@ def _distance(a: Hit, b: Hit) -> int:
     return 0
 
 
-def _number_near(tokens: list[Token], hit: Hit, after: int, before: int, used: set[int]) -> int | None:
-    """A number token just after the hit (preferred) or just before it, not used by another fact."""
-    for j in range(hit.end, min(len(tokens), hit.end + after)):
-        if tokens[j].number is not None and j not in used:
-            used.add(j)
-            return tokens[j].number
-    for j in range(hit.start - 1, max(-1, hit.start - 1 - before), -1):
-        if tokens[j].number is not None and j not in used:
+def _number_near(
+    tokens: list[Token], hit: Hit, after: int, before: int, used: set[int], timed: frozenset[int] = frozenset()
+) -> int | None:
+    """A number token just after the hit (preferred) or just before it, not used by another fact and not
+    a duration (`9 seconds`)."""
+    for j in (
+        *range(hit.end, min(len(tokens), hit.end + after)),
+        *range(hit.start - 1, max(-1, hit.start - 1 - before), -1),
+    ):
+        if tokens[j].number is not None and j not in used and j not in timed:
             used.add(j)
             return tokens[j].number
     return None
@@ -60,6 +62,15 @@ def gc_state(hits: list[Hit], tokens: list[Token]) -> bool | None:
     gcs = _spans(hits, "gc")
     if not gcs:
         return None
+    if any(min(_distance(u, g) for g in gcs) <= _WINDOW + 2 for u in _spans(hits, "unsure")):
+        return None  # "not sure if GC is on or off"
+    ons, offs = _spans(hits, "on"), _spans(hits, "off")
+    inside = {i for g in gcs for i in range(g.start, g.end)}
+    for a in ons:
+        for b in offs:
+            gap = set(range(min(a.end, b.end), max(a.start, b.start)))
+            if _distance(a, b) <= 2 and not gap & inside:
+                return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
     negations = _spans(hits, "negation")
     best: tuple[int, int, bool] | None = None  # (distance, prefer-off, state)
     for concept, state in (("off", False), ("on", True)):
@@ -70,8 +81,7 @@ def gc_state(hits: list[Hit], tokens: list[Token]) -> bool | None:
             if dist > _WINDOW + 1:
                 continue
             negated = any(
-                0 < word.start - n.end + 1 <= 2 or (n.start == word.end and tokens[n.start].hangul)
-                for n in negations
+                0 < word.start - n.end + 1 <= 2 or (n.start == word.end and tokens[n.start].hangul) for n in negations
             )
             value = (not state) if negated else state
             key = (dist, 0 if concept == "off" else 1, value)
@@ -82,9 +92,10 @@ def gc_state(hits: list[Hit], tokens: list[Token]) -> bool | None:
 
 def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool) -> Stated:
     used: set[int] = set()
+    timed = frozenset(h.start - 1 for h in _spans(hits, "time_unit"))
     step = None
     for hit in _spans(hits, "step"):
-        step = _number_near(tokens, hit, after=3, before=3, used=used)
+        step = _number_near(tokens, hit, after=3, before=3, used=used, timed=timed)
         if step is not None:
             break
     batch = None
@@ -112,10 +123,18 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool) -> Stat
         largest_named=max(sizes) if sizes else None,
         gradient_checkpointing=gc_state(hits, tokens),
         batch_size=batch,
-        # One size named ("when the 1024 bucket comes up") says nothing of the whole bucket list.
-        resolutions=tuple(sorted(set(sizes))) if len(set(sizes)) >= 2 else None,
+        resolutions=_resolutions(sizes, hits),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
     )
+
+
+def _resolutions(sizes: list[int], hits: list[Hit]) -> tuple[int, ...] | None:
+    """The bucket list the text states. One size named as a bucket ("when the 1024 bucket comes up") is one
+    of several, so it says nothing of the list; one size alone ("Qwen Edit 1024") is the training size."""
+    unique = tuple(sorted(set(sizes)))
+    if len(unique) == 1 and {h.concept for h in hits} & {"bucket", "largest", "intermittent"}:
+        return None
+    return unique or None
 
 
 CONTEXT_FIELDS = ("step", "gradient_checkpointing", "batch_size", "resolutions", "num_frames")

@@ -36,6 +36,12 @@ class Lexicon:
                     tables[stream].setdefault(forms, set()).add(concept)
                     self.max_len = max(self.max_len, len(forms))
         self.tables = tuple({k: frozenset(v) for k, v in t.items()} for t in tables)
+        # First form of a phrase -> its longest length, per stream: most positions need one lookup.
+        starts: list[dict[str, int]] = [{} for _ in tables]
+        for s, table in enumerate(self.tables):
+            for key in table:
+                starts[s][key[0]] = max(starts[s].get(key[0], 0), len(key))
+        self.starts = tuple(starts)
 
     def spot(self, tokens: list[Token], lang: str | None = None) -> list[Hit]:
         """Every concept occurrence, longest phrase first at each position (shorter ones still count).
@@ -46,17 +52,24 @@ class Lexicon:
         hits: list[Hit] = []
         every = tuple(range(len(self.tables)))
         own = (self.analyzer.stream_of(lang),) if lang else every
-        for i in range(len(tokens)):
-            for n in range(min(self.max_len, len(tokens) - i), 0, -1):
-                window = tokens[i : i + n]
-                found: set[str] = set()
-                streams = own if any(t.native for t in window) else every
-                for s in streams:
-                    key = tuple(t.forms[s] for t in window)
-                    concepts = self.tables[s].get(key)
+        count = len(tokens)
+        for i in range(count):
+            found: dict[int, set[str]] = {}
+            first = tokens[i]
+            for s in own if first.native else every:
+                longest = self.starts[s].get(first.forms[s])
+                if longest is None:
+                    continue
+                table = self.tables[s]
+                for n in range(min(longest, count - i), 0, -1):
+                    window = tokens[i : i + n]
+                    if n > 1 and first.native is False and any(t.native for t in window) and s not in own:
+                        continue
+                    concepts = table.get(tuple(t.forms[s] for t in window))
                     if concepts:
-                        found |= concepts
-                for concept in sorted(found):
+                        found.setdefault(n, set()).update(concepts)
+            for n in sorted(found, reverse=True):
+                for concept in sorted(found[n]):
                     hits.append(Hit(concept, i, i + n))
         return hits
 
@@ -70,12 +83,17 @@ class Aliases:
             for name in names:
                 table[tuple(split_tokens(normalize(name)))] = family
         self.table = table
-        self.max_len = max((len(k) for k in table), default=1)
+        self.starts: dict[str, int] = {}
+        for key in table:
+            self.starts[key[0]] = max(self.starts.get(key[0], 0), len(key))
 
     def find(self, words: list[str]) -> str | None:
         best: tuple[int, int, str] | None = None
         for i in range(len(words)):
-            for n in range(min(self.max_len, len(words) - i), 0, -1):
+            longest = self.starts.get(words[i])
+            if longest is None:
+                continue
+            for n in range(min(longest, len(words) - i), 0, -1):
                 family = self.table.get(tuple(words[i : i + n]))
                 if family is not None:
                     if best is None or n > best[0]:

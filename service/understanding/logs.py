@@ -52,6 +52,7 @@ _EMPTY: Final = LogReading(signals=(), gpu_oom=False, not_gpu_oom=None, step=Non
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?")
 
 _NUM = r"(\d{1,12}(?:\.\d{1,6})?)\s*(bytes?|[kmgtp]i?b)\b"
+# PyTorch's MPS allocator prints binary sizes as "MB"/"GB", so decimal-looking units are read as binary too.
 _UNIT_GIB: Final[dict[str, float]] = {
     "b": 1 / 1024**3,
     "byte": 1 / 1024**3,
@@ -222,15 +223,27 @@ _FRAME_PHASE: Final[dict[str, str]] = {
     "save_weights": "saving",
     "save_model": "saving",
 }
+# A timestamp a log viewer may print before each line.
+_STAMP = (
+    r"(?:\[?\d{4}-\d{2}-\d{2}[ Tt]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?\]?[ \t]+"
+    r"|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?[ \t]+)?"
+)
 # A tqdm bar line and the updates of the same bar right after it (the head, group 1, repeated; blank lines skipped).
 _BAR_RUN = re.compile(
-    r"([^\n|%]*?)[ \t]*\d{1,3}%\|[^\n]*\](?=\n|$)"
-    r"(?:(?:\n[ \t]*(?=\n))*\n\1[ \t]*\d{1,3}%\|[^\n]*\](?=\n|$))*"
+    _STAMP + r"([^\n|%]*?)[ \t]*\d{1,3}%\|[^\n]*\][ \t]*+(?=\n|$)"
+    r"(?:(?:\n[ \t]*(?=\n))*\n" + _STAMP + r"\1[ \t]*\d{1,3}%\|[^\n]*\][ \t]*+(?=\n|$))*"
 )
 _PCT_BLOCK = re.compile(r"(?:[^\n]*%\|[^\n]*(?:\n|\Z))+")  # consecutive lines holding "%|"
 _ODD_STREAK: Final = 64
 _BAR_NUMS = re.compile(r"\d{1,3}%\|[^|\n]*\|\s*(\d{1,9})/(\d{1,9})\b")
 _DIGITS_SPACE: Final = "0123456789 \t"
+# A timestamp or log level a log viewer put before a bar's description.
+_HEAD_PREFIX = re.compile(
+    r"^(?:\[?\d{4}-\d{2}-\d{2}[ t]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:z|[+-]\d{2}:?\d{2})?\]?"
+    r"|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?"
+    r"|\[?(?:info|warning|debug|stdout|stderr)\]?:?"
+    r"|[\s\-:|>])+"
+)
 _BAR_SAMPLING = re.compile(r"generating\s+(?:baseline\s+|first\s+)?(?:images?|samples?)\b")
 
 # Anchor words looked up in the lowered non-bar text, and the families of patterns a line holding one is tried on.
@@ -269,9 +282,27 @@ _BAR_PHASE: Final[dict[str, str]] = {
 }
 _BAR_OTHER: Final = frozenset(
     {
-        "processing", "building", "merging", "converting", "extracting", "encoding", "captioning", "matching",
-        "analyzing", "inverting", "updating", "syncing", "transcribing", "equalizing", "unmatched", "annotating",
-        "repaired", "map", "filter", "generating", "validating",
+        "processing",
+        "building",
+        "merging",
+        "converting",
+        "extracting",
+        "encoding",
+        "captioning",
+        "matching",
+        "analyzing",
+        "inverting",
+        "updating",
+        "syncing",
+        "transcribing",
+        "equalizing",
+        "unmatched",
+        "annotating",
+        "repaired",
+        "map",
+        "filter",
+        "generating",
+        "validating",
     }
 )
 
@@ -287,6 +318,7 @@ _LOG_LITERALS: Final = (
     "Error:",
     "Exception:",
     "out of memory. Tried to allocate",
+    "OOM during training step",
 )
 # Otherwise these patterns, each tried only when its word is in the text.
 _LOG_PATTERNS: Final[_Gated] = (
@@ -693,7 +725,7 @@ def _first(low: str, patterns: _Gated) -> re.Match[str] | None:
 
 def _bar_kind(head: str) -> str:
     """What a progress bar is, from its description: training, bare (none), other, or a phase."""
-    desc = head.rsplit("|", 1)[-1].strip().rstrip(":").strip().lower()
+    desc = _HEAD_PREFIX.sub("", head.rsplit("|", 1)[-1].strip().lower()).rstrip(":").strip()
     if not desc:
         return "bare"
     first = desc.split(None, 1)[0]

@@ -7,6 +7,7 @@ matcher and the text (engine layer): same text, same knowledge, same answer.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -17,14 +18,31 @@ from .extract import Stated, stated_context
 from .lexicon import Aliases, Lexicon
 from .logs import LogReading, looks_like_log, read_log
 
-MAX_QUERY_TOKENS = 400
+MAX_QUERY_TOKENS = 160
+MAX_PROSE_LINES = 8
+# Lines of a pasted log (progress bars, tracebacks, figures): `logs.read_log` reads them, the matcher
+# reads the user's own words around them.
+_LOG_LINE = re.compile(
+    r"\|.*\||%\||traceback|file \"|^\s+at |error|exception|\b[gmk]i?b\b|^\s*[#\[]|\d\d:\d\d|torch\.|cuda|\bline \d",
+    re.IGNORECASE,
+)
 SIMILARITY_WEIGHT = 2.5
+WORD_CACHE_SIZE = 20_000
 
 
 @dataclass(frozen=True, slots=True)
 class Target:
     id: str
     intent: Intent
+    require: frozenset[str]
+    groups: tuple[frozenset[str], ...]
+    forbid: frozenset[str]
+    weights: tuple[tuple[str, float], ...]
+
+    @classmethod
+    def of(cls, tid: str, intent: Intent) -> Target:
+        return cls(tid, intent, frozenset(intent.require), tuple(frozenset(g) for g in intent.require_any),
+                   frozenset(intent.forbid), tuple(intent.weights.items()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +77,8 @@ class Matcher:
     domain: frozenset[str]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
+    # word -> (its weight, the targets whose texts hold it): bounded, cleared when full.
+    word_cache: dict[str, tuple[float, tuple[tuple[int, float], ...]]] = field(default_factory=dict)
 
 
 def build_matcher(content: Content) -> Matcher:
@@ -84,7 +104,7 @@ def build_matcher(content: Content) -> Matcher:
     )
     lexicon = Lexicon(analyzer, {lang: t.vocabulary.concepts for lang, t in texts.items()})
     aliases = Aliases({f.id: f.aliases for f in content.families})
-    targets = tuple(Target(tid, intent) for tid, intent in content.intents.targets.items())
+    targets = tuple(Target.of(tid, intent) for tid, intent in content.intents.targets.items())
     postings, default_idf = _postings(analyzer, content, targets)
     return Matcher(
         analyzer=analyzer,
@@ -167,7 +187,7 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     log_like = bool(log.signals) or looks_like_log(text)
     # A pasted log is mostly English whatever the user speaks: take the language from the first line.
     lead = text.strip().split("\n", 1)[0] if log_like else None
-    lang, tokens = matcher.analyzer.tokens(text, hint, lead=lead)
+    lang, tokens = matcher.analyzer.tokens(prose_of(text) if log_like else text, hint, lead=lead)
     tokens = tokens[:MAX_QUERY_TOKENS]
     hits = matcher.lexicon.spot(tokens, lang)
     concepts = {h.concept for h in hits}
@@ -204,6 +224,14 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
         in_domain=in_domain,
         ranked=ranked,
     )
+
+
+def prose_of(text: str) -> str:
+    """The user's own lines of a text that holds a log (the first line always counts)."""
+    lines = text.strip().splitlines()
+    kept = [lines[0]] if lines else []
+    kept += [line for line in lines[1:] if line.strip() and not _LOG_LINE.search(line)][: MAX_PROSE_LINES - 1]
+    return "\n".join(kept)
 
 
 def _features(text: str, stated: Stated, log: LogReading) -> frozenset[str]:
@@ -246,36 +274,45 @@ def _similarity(matcher: Matcher, tokens: list[Token]) -> dict[int, float]:
     """Share of the query's (idf-weighted) words found in each target's own texts."""
     gained: dict[int, float] = {}
     total = 0.0
-    for tok in tokens[:64]:
+    for tok in tokens[:40]:
         if tok.number is not None:
             continue
-        best: dict[int, float] = {}
-        weight = 0.0
-        for stream, form in enumerate(tok.forms):
-            for target, idf in matcher.postings.get((stream, form), ()):
-                weight = max(weight, idf)
-                if idf > best.get(target, 0.0):
-                    best[target] = idf
-        weight = weight or matcher.default_idf
+        weight, found = _word_postings(matcher, tok)
         total += weight
-        for target, idf in best.items():
+        for target, idf in found:
             gained[target] = gained.get(target, 0.0) + idf
     return {t: g / total for t, g in gained.items()} if total else {}
+
+
+def _word_postings(matcher: Matcher, tok: Token) -> tuple[float, tuple[tuple[int, float], ...]]:
+    cached = matcher.word_cache.get(tok.text)
+    if cached is not None:
+        return cached
+    terms = ((len(tok.forms) - 1, tok.forms[-1]),) if tok.hangul else set(enumerate(tok.forms))
+    best: dict[int, float] = {}
+    weight = 0.0
+    for term in terms:
+        for target, idf in matcher.postings.get(term, ()):
+            weight = max(weight, idf)
+            if idf > best.get(target, 0.0):
+                best[target] = idf
+    cached = (weight or matcher.default_idf, tuple(best.items()))
+    if len(matcher.word_cache) >= WORD_CACHE_SIZE:
+        matcher.word_cache.clear()
+    matcher.word_cache[tok.text] = cached
+    return cached
 
 
 def _rank(matcher: Matcher, present: frozenset[str], similarity: dict[int, float]) -> tuple[Scored, ...]:
     scored = []
     for i, target in enumerate(matcher.targets):
-        intent = target.intent
-        if not set(intent.require) <= present:
+        if not target.require <= present or present & target.forbid:
             continue
-        if any(not present & set(group) for group in intent.require_any):
+        if any(present.isdisjoint(group) for group in target.groups):
             continue
-        if present & set(intent.forbid):
-            continue
-        score = intent.prior + sum(w for name, w in intent.weights.items() if name in present)
+        score = target.intent.prior + sum(w for name, w in target.weights if name in present)
         score += SIMILARITY_WEIGHT * similarity.get(i, 0.0)
-        scored.append(Scored(target.id, intent.kind, round(score, 4)))
+        scored.append(Scored(target.id, target.intent.kind, round(score, 4)))
     scored.sort(key=lambda s: (-s.score, s.id))
     return tuple(scored)
 

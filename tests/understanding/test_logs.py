@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -515,6 +514,32 @@ CASES = [
         phase="training",
     ),
     Case(
+        "a log viewer's timestamps before every line",
+        "\n".join(
+            f"2024-06-01T12:{n // 60:02d}:{n % 60:02d}.000Z {line}"
+            for n, line in enumerate(
+                ["Caching latents for /workspace/datasets/me", bar("Caching latents to disk", 40, 40)]
+                + [bar("ts_lora", k, 2000, "lr: 1.0e-04 loss: 3.100e-01") for k in range(1, 31)]
+                + [NEW_OOM]
+            )
+        ),
+        ids=("caching", "progress", "cuda-oom", "other-process-vram", "fragmentation"),
+        gpu_oom=True,
+        step=30,
+        total=2000,
+        phase="training",
+    ),
+    Case(
+        "only a traceback: the frames tell the phase",
+        'Traceback (most recent call last):\n  File "/workspace/ai-toolkit/jobs/process/BaseSDTrainProcess.py", '
+        'line 1822, in run\n    self.sd.load_model()\n  File "/workspace/ai-toolkit/extensions_built_in/'
+        'diffusion_models/qwen_image/qwen_image.py", line 120, in load_model\n    transformer.to(self.device_torch)\n'
+        + OLD_OOM,
+        ids=("loading", "cuda-oom", "fragmentation"),
+        gpu_oom=True,
+        phase="loading",
+    ),
+    Case(
         "step N of M said in a sentence",
         "it crashes at Step 2 of 3000 with torch.OutOfMemoryError: CUDA out of memory",
         ids=("progress", "cuda-oom"),
@@ -690,25 +715,13 @@ def test_wrong_types_say_nothing() -> None:
     assert looks_like_log(b"Traceback") is False  # type: ignore[arg-type]
 
 
-def _best_of(text: str, rounds: int = 5) -> float:
-    best = float("inf")
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        read_log(text)
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def test_fast_enough() -> None:
+def test_large_inputs_are_read_to_the_end() -> None:
+    # Speed is measured in bench/inprocess.py, not here: this checks only that big inputs are read whole.
     tail = "\n" + crash(NEW_OOM, TRAIN_FRAMES)
-    small = STARTUP + train_bars("speed", 3000)[-20_000:] + tail
     large = STARTUP + train_bars("speed", 3000)[-200_000:] + tail
-    prose = (CHAT + "\n") * (MAX_CHARS // len(CHAT))
-    assert read_log(large).step == 3000
-    # Generous bounds so a loaded CI machine passes; typical figures are a fraction of these.
-    assert _best_of(small) < 0.01
-    assert _best_of(large) < 0.05
-    assert _best_of(prose) < 0.05
+    reading = read_log(large)
+    assert reading.step == 3000 and reading.gpu_oom
+    assert read_log((CHAT + "\n") * (MAX_CHARS // len(CHAT))).signals == ()
 
 
 # --- texts ------------------------------------------------------------------------------------------------------
@@ -729,6 +742,7 @@ ALWAYS = {
 
 
 @pytest.mark.parametrize("lang", LANGS)
+
 def test_every_signal_has_a_sentence_with_safe_placeholders(lang: str) -> None:
     texts = yaml.safe_load((KNOWLEDGE / "text" / lang / "signals.yaml").read_text(encoding="utf-8"))
     english = yaml.safe_load((KNOWLEDGE / "text" / "en" / "signals.yaml").read_text(encoding="utf-8"))

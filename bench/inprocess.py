@@ -1,0 +1,90 @@
+"""In-process figures: start-up time, RSS of a loaded worker, and per-call time of diagnose / search.
+
+Run by hand: `.venv/bin/python bench/inprocess.py [--rounds N]`. Prints figures; asserts nothing.
+Queries are the project's own test set (tests/understanding/queries.yaml), all six languages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=20)
+    args = ap.parse_args()
+
+    t0 = time.perf_counter()
+    from service.http.app import create_app
+    from service.settings import Settings
+
+    t_import = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    app = create_app(Settings())
+    t_start = time.perf_counter() - t1
+    runtime = app.state.runtime
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    from service.answers import answer_diagnosis, answer_search
+    from service.catalogs import Negotiated
+
+    items = yaml.safe_load((ROOT / "tests" / "understanding" / "queries.yaml").read_text(encoding="utf-8"))
+    queries = [(i["q"], i["lang"]) for i in items]
+    index, catalogs = runtime.index, runtime.catalogs
+
+    def timed(fn, rounds: int) -> dict[str, list[float]]:  # type: ignore[no-untyped-def]
+        per: dict[str, list[float]] = {}
+        gc.disable()
+        for _ in range(rounds):
+            for q, lang in queries:
+                neg = Negotiated(lang, None, None)
+                t = time.perf_counter_ns()
+                fn(q, neg)
+                per.setdefault(lang, []).append((time.perf_counter_ns() - t) / 1e6)
+        gc.enable()
+        return per
+
+    def diag(q: str, neg: Negotiated) -> None:
+        answer_diagnosis(index, catalogs, neg, query=q)
+
+    def srch(q: str, neg: Negotiated) -> None:
+        answer_search(index, catalogs, neg, q, 10)
+
+    def by_id(q: str, neg: Negotiated) -> None:
+        answer_diagnosis(index, catalogs, neg, symptom="oom-early-steps")
+
+    timed(diag, 2)  # warm caches
+    print(f"python {sys.version.split()[0]}; queries: {len(queries)} in 6 languages; rounds: {args.rounds}")
+    print(f"import: {t_import * 1000:.0f} ms   create_app (load + validate + index + render): {t_start * 1000:.0f} ms")
+    print(f"worker max RSS after start-up: {rss_mb:.1f} MB")
+    print(f"{'call':<22}{'lang':<6}{'n':>6}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    for name, fn in (("diagnose free text", diag), ("search", srch), ("diagnose by id", by_id)):
+        per = timed(fn, args.rounds if name != "diagnose by id" else 2)
+        every = [v for vs in per.values() for v in vs]
+        for lang, vs in sorted(per.items()):
+            if name == "diagnose free text":
+                print(f"{name:<22}{lang:<6}{len(vs):>6}{statistics.median(vs):>9.3f}{percentile(vs, 99):>9.3f}"
+                      f"{max(vs):>9.3f}")
+        print(f"{name:<22}{'all':<6}{len(every):>6}{statistics.median(every):>9.3f}{percentile(every, 99):>9.3f}"
+              f"{max(every):>9.3f}")
+    print(f"worker max RSS after the runs: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

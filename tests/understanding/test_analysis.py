@@ -1,0 +1,100 @@
+"""Text analysis: normalization, stems, Korean particles, compounds, typos, number words, languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.index.build import Index
+from service.understanding.analysis import normalize, split_tokens, strip_korean
+from service.understanding.matcher import understand
+
+
+def concepts(index: Index, text: str, hint: str | None = None) -> set[str]:
+    lang, tokens = index.matcher.analyzer.tokens(text, hint)
+    return {h.concept for h in index.matcher.lexicon.spot(tokens, lang)}
+
+
+def test_normalize_folds_case_accents_and_width() -> None:
+    assert normalize("  Désactivé  ÉTAPE Größe ") == "desactive etape grosse"
+    assert normalize("ＧＣ를 켰는데") == "gc를 켰는데"
+
+
+def test_tokens_split_scripts_and_dimensions() -> None:
+    assert split_tokens("oom이 1024x1024 gradient_checkpointing: true") == [
+        "oom", "이", "1024", "1024", "gradient_checkpointing", "true"]
+
+
+@pytest.mark.parametrize(
+    ("token", "stem"), [("프리뷰에서", "프리뷰"), ("gc를", "gc"), ("스텝", "스텝"), ("메모리가", "메모리")]
+)
+def test_korean_particles_are_stripped(token: str, stem: str) -> None:
+    assert strip_korean(token) == stem
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        ("running out of memory", "en", {"oom"}),
+        ("se queda sin memoria", "es", {"oom"}),
+        ("sem memória na GPU", "pt", {"oom"}),
+        ("mémoire insuffisante", "fr", {"oom"}),
+        ("Speicherfehler beim Training", "de", {"oom"}),
+        ("메모리가 부족합니다", "ko", {"oom"}),
+        ("GC를 켰는데", "ko", {"gc", "on"}),
+        ("프리뷰에서", "ko", {"preview"}),
+        ("desactivado", "es", {"off"}),
+        ("desactivada", "es", {"off"}),
+        ("ausgeschaltet", "de", {"off"}),
+    ],
+)
+def test_concepts_in_every_language(index: Index, text: str, lang: str, expected: set[str]) -> None:
+    assert expected <= concepts(index, text, lang)
+
+
+def test_accents_are_optional(index: Index) -> None:
+    assert concepts(index, "memoria insuficiente", "es") == concepts(index, "memória insuficiente", "es") or \
+        "oom" in concepts(index, "memoria insuficiente", "es")
+    assert "preview" in concepts(index, "previsualisation", "fr")
+
+
+def test_typos_are_tolerated_for_words(index: Index) -> None:
+    analyzer = index.matcher.analyzer
+    assert analyzer.correct("memorry") == "memory"
+    assert analyzer.correct("sampels") == "samples"  # a transposition is one edit
+    assert analyzer.correct("checkpointng") == "checkpointing"
+
+
+@pytest.mark.parametrize("word", ["1024", "1536", "gradient_checkpointing", "low_vram", "bs"])
+def test_typos_never_touch_numbers_or_config_keys(index: Index, word: str) -> None:
+    assert index.matcher.analyzer.correct(word) == word
+
+
+def test_german_compounds_are_split(index: Index) -> None:
+    assert index.matcher.analyzer.split_compound("speicherabsturz") == ["speicher", "absturz"]
+    assert "oom" in understand(index.matcher, "Vorschau-Speicherabsturz", "de").concepts
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "value"),
+    [("step two", "en", 2), ("segundo paso", "es", 2), ("segundo passo", "pt", 2), ("deuxième étape", "fr", 2),
+     ("zweiten Schritt", "de", 2), ("두 번째 스텝", "ko", 2), ("3rd step", "en", 3)],
+)
+def test_numbers_as_words_and_ordinals(index: Index, text: str, lang: str, value: int) -> None:
+    _, tokens = index.matcher.analyzer.tokens(text, lang)
+    assert value in [t.number for t in tokens]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("OOM at the second step", "en"), ("OOM en el paso dos", "es"), ("GC를 켰는데 여전히 OOM", "ko"),
+     ("Ich habe GC eingeschaltet", "de"), ("o treino está lento", "pt"), ("l'entraînement est lent", "fr")],
+)
+def test_language_is_detected(index: Index, text: str, lang: str) -> None:
+    words = split_tokens(normalize(text))
+    assert index.matcher.analyzer.detect_language(words) == lang
+
+
+def test_native_words_do_not_collide_across_languages(index: Index) -> None:
+    # German "die" is an article, not English "died"; French "pas" is not Spanish "paso".
+    assert "crash" not in concepts(index, "die Samples sind schwach", "de")
+    assert "step" not in concepts(index, "ce n'est pas lent", "fr")

@@ -1,0 +1,77 @@
+"""Context stated in free text, in every language, and the match outcome."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from service.index.build import Index
+from service.understanding.matcher import outcome, understand
+
+
+def stated(index: Index, text: str, lang: str) -> dict[str, Any]:
+    u = understand(index.matcher, text, lang)
+    out = {k: getattr(u.stated, k) for k in ("step", "gradient_checkpointing", "batch_size", "resolutions",
+                                              "num_frames")}
+    out["family"] = u.family
+    out["phase"] = u.phase
+    return {k: v for k, v in out.items() if v is not None}
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        ("turned off gradient checkpointing and now OOM", "en", {"gradient_checkpointing": False}),
+        ("GC is on and I still run out of memory", "en", {"gradient_checkpointing": True}),
+        ("GC is not enabled", "en", {"gradient_checkpointing": False}),
+        ("GC desligado, OOM no passo 3", "pt", {"gradient_checkpointing": False, "step": 3}),
+        ("GC를 켰는데 OOM", "ko", {"gradient_checkpointing": True}),
+        ("GC를 안 켰어요", "ko", {"gradient_checkpointing": False}),
+        ("gradient_checkpointing: false", "en", {"gradient_checkpointing": False}),
+        ("Qwen Edit 1024 배치 2 GC 꺼짐 스텝 2 OOM", "ko",
+         {"family": "qwen-edit", "batch_size": 2, "gradient_checkpointing": False, "step": 2}),
+        ("zimage turbo with batch size 4 at 1024 and 1536", "en",
+         {"family": "z-image", "batch_size": 4, "resolutions": (1024, 1536)}),
+        ("flux-dev, buckets 512, 768, 1024", "en", {"family": "flux", "resolutions": (512, 768, 1024)}),
+        ("Wan 2.2 mit 81 Frames, Speicherfehler", "de", {"family": "other", "num_frames": 81}),
+        ("OOM pendant la prévisualisation", "fr", {"phase": "sampling"}),
+    ],
+)
+def test_stated_context(index: Index, text: str, lang: str, expected: dict[str, Any]) -> None:
+    got = stated(index, text, lang)
+    assert {k: got.get(k) for k in expected} == expected
+
+
+def test_one_named_bucket_is_not_the_bucket_list(index: Index) -> None:
+    assert "resolutions" not in stated(index, "OOM when the 1536 bucket comes up", "en")
+
+
+def test_log_step_comes_from_the_progress_bar(index: Index) -> None:
+    log = ("my_lora:   0%|          | 2/3000 [00:14<6:00:00,  7.2s/it, lr: 1.0e-04 loss: 4.1e-01]\n"
+           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB.")
+    u = understand(index.matcher, log, "en")
+    assert u.stated.step == 2 and u.log.gpu_oom and u.phase == "training"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[ 9132.004411] Out of memory: Killed process 4242 (python)\nKilled",
+     "RuntimeError: CUDA error: an illegal memory access was encountered"],
+)
+def test_non_gpu_failures_match_nothing(index: Index, text: str) -> None:
+    u = understand(index.matcher, text, "en")
+    assert u.ranked == () and u.log.not_gpu_oom
+
+
+@pytest.mark.parametrize(
+    ("best", "second", "match"),
+    [(8.0, 2.0, "confident"), (3.0, 2.9, "ambiguous"), (0.5, 0.4, "none"), (0.0, 0.0, "none")],
+)
+def test_outcome(best: float, second: float, match: str) -> None:
+    got, confidence = outcome(best, second, 0.5, 0.25)
+    assert got == match and 0.0 <= confidence <= 1.0
+
+
+def test_outcome_confidence_grows_with_margin() -> None:
+    assert outcome(6.0, 5.5, 0.5, 0.25)[1] < outcome(6.0, 2.0, 0.5, 0.25)[1]
