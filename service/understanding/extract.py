@@ -44,10 +44,11 @@ def _number_near(
 ) -> int | None:
     """A number token just after the hit (preferred) or just before it, not used by another fact and not
     a duration (`9 seconds`)."""
-    for j in (
+    positions: list[int] = [
         *range(hit.end, min(len(tokens), hit.end + after)),
         *range(hit.start - 1, max(-1, hit.start - 1 - before), -1),
-    ):
+    ]
+    for j in positions:
         if tokens[j].number is not None and j not in used and j not in timed:
             used.add(j)
             return tokens[j].number
