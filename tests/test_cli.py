@@ -58,3 +58,15 @@ def test_openapi_writes_the_document(tmp_path: Path) -> None:
     out = tmp_path / "openapi.json"
     assert main(["openapi", "--out", str(out)]) == 0
     assert json.loads(out.read_text())["paths"]["/v1/diagnose"]
+
+
+def test_diagnose_free_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diagnose", "GC desactivado y OOM en el segundo paso", "--lang", "es"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("match: confident")
+    assert "[oom-early-steps]" in out and '"step": 2' in out and '"gradient_checkpointing": false' in out
+
+
+def test_diagnose_off_topic_says_no_match(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diagnose", "how much is a pro plan"]) == 0
+    assert capsys.readouterr().out.startswith("match: none")

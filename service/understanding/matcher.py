@@ -77,6 +77,7 @@ class Matcher:
     domain: frozenset[str]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
+    weights_by_name: dict[str, tuple[tuple[int, float], ...]]
     # word -> (its weight, the targets whose texts hold it): bounded, cleared when full.
     word_cache: dict[str, tuple[float, tuple[tuple[int, float], ...]]] = field(default_factory=dict)
 
@@ -106,6 +107,10 @@ def build_matcher(content: Content) -> Matcher:
     aliases = Aliases({f.id: f.aliases for f in content.families})
     targets = tuple(Target.of(tid, intent) for tid, intent in content.intents.targets.items())
     postings, default_idf = _postings(analyzer, content, targets)
+    by_name: dict[str, list[tuple[int, float]]] = {}
+    for i, target in enumerate(targets):
+        for name, weight in target.weights:
+            by_name.setdefault(name, []).append((i, weight))
     return Matcher(
         analyzer=analyzer,
         lexicon=lexicon,
@@ -115,6 +120,7 @@ def build_matcher(content: Content) -> Matcher:
         domain=frozenset(content.intents.domain),
         postings=postings,
         default_idf=default_idf,
+        weights_by_name={k: tuple(v) for k, v in by_name.items()},
     )
 
 
@@ -304,15 +310,19 @@ def _word_postings(matcher: Matcher, tok: Token) -> tuple[float, tuple[tuple[int
 
 
 def _rank(matcher: Matcher, present: frozenset[str], similarity: dict[int, float]) -> tuple[Scored, ...]:
+    scores = [t.intent.prior for t in matcher.targets]
+    for name in present:
+        for i, weight in matcher.weights_by_name.get(name, ()):
+            scores[i] += weight
+    for i, sim in similarity.items():
+        scores[i] += SIMILARITY_WEIGHT * sim
     scored = []
     for i, target in enumerate(matcher.targets):
-        if not target.require <= present or present & target.forbid:
+        if not target.require <= present or not present.isdisjoint(target.forbid):
             continue
         if any(present.isdisjoint(group) for group in target.groups):
             continue
-        score = target.intent.prior + sum(w for name, w in target.weights if name in present)
-        score += SIMILARITY_WEIGHT * similarity.get(i, 0.0)
-        scored.append(Scored(target.id, target.intent.kind, round(score, 4)))
+        scored.append(Scored(target.id, target.intent.kind, round(scores[i], 4)))
     scored.sort(key=lambda s: (-s.score, s.id))
     return tuple(scored)
 
