@@ -10,11 +10,15 @@ from typing import Any
 
 from .catalogs import Catalogs, Negotiated
 from .content.context import Context
+from .engine.check import check_job
 from .engine.facts import resolve_context
 from .engine.plan import plan_symptom
 from .engine.risk import assess_risk
-from .errors import N_, MissingInput, UnsupportedInput
+from .errors import N_, ConflictingInput, MissingInput
 from .index.build import Index
+from .jobconfig.reader import JobView, read_job
+from .jobconfig.yamltext import load_yaml_text
+from .rendering.check import render_check
 from .rendering.diagnosis import render_plan, render_related, render_risk
 from .rendering.views import render_search_hit
 from .understanding.extract import as_context_fields
@@ -56,6 +60,8 @@ def _merge(*layers: dict[str, Any] | None) -> Context:
     merged: dict[str, Any] = {}
     for layer in layers:
         if layer:
+            if "model_arch" in layer and "model_family" not in layer:
+                merged.pop("model_family", None)  # the family follows the arch this layer states
             merged.update({k: v for k, v in layer.items() if v is not None})
     return Context.model_validate(merged)
 
@@ -77,6 +83,40 @@ def _signals(index: Index, lang: str, u: Understanding) -> list[dict[str, Any]]:
     return out
 
 
+def read_config(index: Index, config: dict[str, Any] | None, config_yaml: str | None) -> JobView | None:
+    """The submitted job config (an object or YAML text), read as AI Toolkit would read it."""
+    if config is not None and config_yaml is not None:
+        raise ConflictingInput(first="config", second="config_yaml")
+    if config is None and config_yaml is None:
+        return None
+    data = config if config is not None else load_yaml_text(config_yaml or "")
+    flags = {flag: _family_arch(index, fam.id) for fam in index.families.values() for flag in fam.legacy_flags}
+    return read_job(data, flags)
+
+
+def _family_arch(index: Index, family_id: str) -> str:
+    """An arch that maps to the family (the first plain pattern), for legacy flags like `is_flux`."""
+    family = index.families[family_id]
+    return next((p for p in family.arch if "*" not in p), family_id)
+
+
+def answer_config_check(index: Index, catalogs: Catalogs, neg: Negotiated, *, config: dict[str, Any] | None = None,
+                        config_yaml: str | None = None) -> dict[str, Any]:
+    """The `POST /v1/config/check` answer."""
+    view = read_config(index, config, config_yaml)
+    if view is None:
+        raise MissingInput()
+    check = check_job(index, view)
+    answer: dict[str, Any] = {"lang": neg.lang}
+    fallback = fallback_view(catalogs, neg)
+    if fallback:
+        answer["fallback"] = fallback
+    answer["context"] = resolve_context(index, view.context).model_dump(exclude_none=True)
+    answer.update(render_check(index, check, neg.lang))
+    answer["knowledge_revision"] = index.revision
+    return answer
+
+
 def answer_diagnosis(
     index: Index,
     catalogs: Catalogs,
@@ -90,14 +130,14 @@ def answer_diagnosis(
     thresholds: Thresholds = Thresholds(),
 ) -> dict[str, Any]:
     """The `POST /v1/diagnose` answer."""
-    if config is not None or config_yaml is not None:
-        raise UnsupportedInput(field="config")
-    if not symptom and not (query and query.strip()):
+    view = read_config(index, config, config_yaml)
+    if not symptom and not (query and query.strip()) and view is None:
         raise MissingInput()
     lang = neg.lang
-    u = understand(index.matcher, query, lang) if query else None
+    u = understand(index.matcher, query, lang) if query and query.strip() else None
     explicit = context.model_dump(exclude_none=True) if context else None
-    merged = _merge(_text_context(u) if u else None, explicit)
+    from_config = view.context.model_dump(exclude_none=True) if view else None
+    merged = _merge(_text_context(u) if u else None, from_config, explicit)
 
     match, chosen, confidence, alternatives = "confident", symptom, 1.0, []
     if not symptom and u is not None:
@@ -160,4 +200,4 @@ def answer_search(
     return answer
 
 
-__all__ = ["Thresholds", "UnsupportedInput", "answer_diagnosis", "answer_search", "fallback_view"]
+__all__ = ["Thresholds", "answer_config_check", "answer_diagnosis", "answer_search", "fallback_view", "read_config"]

@@ -34,6 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     diag.add_argument("--context-json", help='context as JSON, e.g. \'{"batch_size": 2}\'')
     diag.add_argument("--lang", default=None)
     diag.add_argument("--json", action="store_true", help="print the API answer as JSON")
+    diag.add_argument("--config", help="the job config file the failure came from")
+
+    check = sub.add_parser("check", help="check an AI Toolkit job config; exits 3 on high risk")
+    check.add_argument("config_file", help="the job config (.yaml, .yml or .json); '-' reads stdin")
+    check.add_argument("--lang", default=None)
+    check.add_argument("--json", action="store_true", help="print the API answer as JSON")
 
     sub.add_parser("validate", help="content QA report; exits 1 on any problem")
 
@@ -46,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
             return _serve(args)
         if args.command == "diagnose":
             return _diagnose(args)
+        if args.command == "check":
+            return _check(args)
         if args.command == "validate":
             return _validate()
         return _openapi(args.out)
@@ -87,20 +95,73 @@ def _diagnose(args: argparse.Namespace) -> int:
     neg = runtime.catalogs.negotiate(args.lang, None)
     context = Context.model_validate_json(args.context_json) if args.context_json else None
     text = sys.stdin.read() if args.text == "-" else args.text
+    config_yaml = Path(args.config).read_text(encoding="utf-8") if args.config else None
     thresholds = Thresholds(runtime.settings.match_confident, runtime.settings.match_minimum)
     try:
         answer = answer_diagnosis(runtime.index, runtime.catalogs, neg, symptom=args.symptom, context=context,
-                                  query=text, thresholds=thresholds)
+                                  query=text, config_yaml=config_yaml, thresholds=thresholds)
     except RemedyError as exc:
-        title = runtime.catalogs.gettext(neg.lang, exc.title)
-        detail = runtime.catalogs.gettext(neg.lang, exc.detail).format(**exc.params)
-        print(f"remedy: {title}: {detail} [{exc.code}]", file=sys.stderr)
+        print(_problem_line(runtime, neg.lang, exc), file=sys.stderr)
         return 2
     if args.json:
         sys.stdout.write(orjson.dumps(answer, option=orjson.OPT_INDENT_2).decode() + "\n")
         return 0
     print(_format_answer(answer))
     return 0
+
+
+HIGH_RISK_EXIT = 3
+
+
+def _problem_line(runtime: Any, lang: str, exc: RemedyError) -> str:
+    title = runtime.catalogs.gettext(lang, exc.title)
+    detail = runtime.catalogs.gettext(lang, exc.detail).format(**exc.params)
+    return f"remedy: {title}: {detail} [{exc.code}]"
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .answers import answer_config_check
+    from .runtime import load_runtime
+
+    runtime = load_runtime(Settings())
+    neg = runtime.catalogs.negotiate(args.lang, None)
+    try:
+        text = sys.stdin.read() if args.config_file == "-" else Path(args.config_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"remedy: cannot read {args.config_file}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        answer = answer_config_check(runtime.index, runtime.catalogs, neg, config_yaml=text)
+    except RemedyError as exc:
+        print(_problem_line(runtime, neg.lang, exc), file=sys.stderr)
+        return 2
+    if args.json:
+        sys.stdout.write(orjson.dumps(answer, option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        print(_format_check(answer))
+    return HIGH_RISK_EXIT if answer["risk"]["level"] == "high" else 0
+
+
+def _format_check(answer: dict[str, Any]) -> str:
+    risk = answer["risk"]
+    ctx = answer["context"]
+    head = f"risk: {risk['level']}" + (f" ({risk['family']})" if risk["family"] else "")
+    lines = [head]
+    lines.extend(f"  - {r['text']}" for r in risk["reasons"])
+    lines.append("effective: " + ", ".join(
+        f"{k}={ctx[k]}" for k in ("model_arch", "gradient_checkpointing", "batch_size", "resolutions", "num_frames",
+                                  "low_vram") if k in ctx))
+    if not answer["findings"]:
+        lines.append("no findings")
+    for f in answer["findings"]:
+        lines.append("")
+        lines.append(f"[{f['severity']}] {f['title']}  ({f['id']})")
+        lines.append(f"  {f['detail']}")
+        change = f"  {f['path']}: {json.dumps(f['value'], ensure_ascii=False)}"
+        if f["suggested"] is not None:
+            change += f" -> {json.dumps(f['suggested'], ensure_ascii=False)}"
+        lines.append(change + f"   step: {f['step']}")
+    return "\n".join(lines)
 
 
 def _format_answer(answer: dict[str, Any]) -> str:

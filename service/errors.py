@@ -73,10 +73,43 @@ class UnknownModelFamily(InvalidRequest):
     detail = N_("There is no model family with the id {id}.")
 
 
-class UnsupportedInput(InvalidRequest):
-    code = "unsupported-input"
-    title = N_("Input not supported yet")
-    detail = N_("The field {field} is not supported by this version of the service.")
+class ConflictingInput(InvalidRequest):
+    code = "conflicting-input"
+    title = N_("Conflicting input")
+    detail = N_("Send either {first} or {second}, not both.")
+
+
+class InvalidYaml(InvalidRequest):
+    code = "invalid-yaml"
+    title = N_("Invalid YAML")
+    detail = N_(
+        "The YAML could not be read at line {line}, column {column}: {problem} "
+        "(in the part that starts at line {context_line})."
+    )
+
+
+class YamlTooComplex(InvalidRequest):
+    code = "yaml-too-complex"
+    title = N_("YAML too complex")
+    detail = N_("The YAML expands to more than {limit} values (aliases included); it is refused.")
+
+
+class YamlUnsafeTag(InvalidRequest):
+    code = "yaml-unsafe-tag"
+    title = N_("YAML tag not allowed")
+    detail = N_("The YAML uses a tag that would build an object ({tag}); only plain data is accepted.")
+
+
+class InvalidConfig(InvalidRequest):
+    code = "invalid-config"
+    title = N_("Not an AI Toolkit job config")
+    detail = N_("The config has no training process: {reason}.")
+
+
+class NotATrainingJob(InvalidRequest):
+    code = "not-a-training-job"
+    title = N_("Not a training job")
+    detail = N_("This is a `{job}` job, not a training job; only training jobs can be checked.")
 
 
 class NotFound(RemedyError):
@@ -117,6 +150,11 @@ class UnsupportedMediaType(RemedyError):
     code = "unsupported-media-type"
     title = N_("Unsupported media type")
     detail = N_("Send the request body as application/json.")
+
+
+# Labels the CLI and pages show for finding severities and risk levels.
+SEVERITY_LABELS = (N_("high"), N_("warning"), N_("info"))
+RISK_LABELS = (N_("high"), N_("elevated"), N_("normal"), N_("unknown"))
 
 
 class ContentInvalid(RemedyError):

@@ -70,3 +70,28 @@ def test_diagnose_free_text(capsys: pytest.CaptureFixture[str]) -> None:
 def test_diagnose_off_topic_says_no_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diagnose", "how much is a pro plan"]) == 0
     assert capsys.readouterr().out.startswith("match: none")
+
+
+def test_check_published_config_passes(capsys: pytest.CaptureFixture[str], shared: Path) -> None:
+    assert main(["check", str(shared / "aitk-configs" / "train_lora_flux_24gb.yaml"), "--lang", "ko"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("risk: normal (flux)")
+
+
+def test_check_gc_off_exits_three_and_shows_the_fix(tmp_path: Path, shared: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    text = (shared / "aitk-configs" / "train_lora_qwen_image_edit_32gb.yaml").read_text(encoding="utf-8")
+    job = tmp_path / "job.yaml"
+    job.write_text(text.replace("gradient_checkpointing: true", "gradient_checkpointing: false")
+                   .replace("batch_size: 1", "batch_size: 2"), encoding="utf-8")
+    assert main(["check", str(job), "--lang", "de"]) == 3
+    out = capsys.readouterr().out
+    assert "config.process[0].train.gradient_checkpointing: false -> true" in out
+    assert "[high]" in out
+
+
+def test_check_json_and_broken_yaml(capsys: pytest.CaptureFixture[str], shared: Path) -> None:
+    assert main(["check", str(shared / "aitk-configs" / "train_lora_wan21_1b_24gb.yaml"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["context"]["model_family"] == "other"
+    assert main(["check", str(shared / "aitk-configs" / "train_lora_omnigen2_24gb.yaml")]) == 2
+    assert "[invalid-yaml]" in capsys.readouterr().err

@@ -62,6 +62,7 @@ def _duplicate_ids(content: Content) -> Iterator[Problem]:
         ("structure/faq.yaml", (f.id for f in content.faq)),
         ("structure/families.yaml", (f.id for f in content.families)),
         ("structure/rules.yaml", (r.id for r in content.rules.risk)),
+        ("structure/findings.yaml", (r.id for r in content.findings)),
         ("structure/guides", (g.id for g in content.guides)),
         ("languages.yaml", content.languages.supported),
     ]
@@ -120,6 +121,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
                 if isinstance(block, TableBlock):
                     for k, ref in enumerate(block.rows):
                         yield from missing(f, f"sections.{i}.blocks.{j}.rows.{k}", ref, families, "family")
+    f = "structure/findings.yaml"
+    for i, finding in enumerate(content.findings):
+        yield from missing(f, f"{i}.step", finding.step, steps, "step")
     f = "structure/intents.yaml"
     targets = {"symptom": symptoms, "faq": faq_ids, "section": sections, "step": steps}
     implied = {imp.then for imp in content.intents.implies}
@@ -233,6 +237,7 @@ def _language_units(content: Content, text: LanguageText, lang: str, cov: Covera
         ("symptoms", text.symptoms, [s.id for s in content.symptoms], ("title", "description")),
         ("steps", text.steps, [s.id for s in content.steps], ("title", "detail")),
         ("families", text.families, [f.id for f in content.families], ("name",)),
+        ("findings", text.findings, [f.id for f in content.findings], ("title", "detail")),
     ]
     for name, mapping, ids, fields in named:
         file = f"{base}/{name}.yaml"

@@ -50,6 +50,12 @@ DERIVED_FIELDS: dict[str, str] = {
     "family": "model_family",
     "max_resolution": "resolutions",
     "bucket_count": "resolutions",
+    # facts of a config check (structure/findings.yaml)
+    "risk_level": "gradient_checkpointing",
+    "batch_above_safe": "batch_size",
+    "sample_area": "sample_width",
+    "sample_frames": "sample_width",
+    "sample_count": "sample_every",
 }
 
 # Facts about a query, besides its concepts, that intents may weigh (computed by the matcher).

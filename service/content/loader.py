@@ -15,6 +15,8 @@ from .models import (
     FamilyText,
     FaqEntry,
     FaqText,
+    FindingRule,
+    FindingText,
     Guide,
     GuideText,
     Intents,
@@ -119,6 +121,7 @@ def load_content(root: Path) -> Content:
     steps = reader.model("structure/steps.yaml", _adapter(tuple[Step, ...]))
     families = reader.model("structure/families.yaml", _adapter(tuple[Family, ...]))
     rules = reader.model("structure/rules.yaml", _adapter(Rules))
+    findings = reader.model("structure/findings.yaml", _adapter(tuple[FindingRule, ...]))
     concepts = reader.model("structure/concepts.yaml", _adapter(dict[str, str]))
     signals = reader.model("structure/signals.yaml", _adapter(dict[str, str]))
     intents = reader.model("structure/intents.yaml", _adapter(Intents))
@@ -133,7 +136,7 @@ def load_content(root: Path) -> Content:
         raise ContentProblems(reader.problems)
     assert languages and faq is not None and symptoms is not None and steps is not None
     assert families is not None and rules is not None and concepts is not None
-    assert signals is not None and intents is not None
+    assert signals is not None and intents is not None and findings is not None
     return Content(
         revision=revision_of(root),
         languages=languages,
@@ -143,6 +146,7 @@ def load_content(root: Path) -> Content:
         steps=steps,
         families=families,
         rules=rules,
+        findings=findings,
         concepts=concepts,
         signals=signals,
         intents=intents,
@@ -163,6 +167,7 @@ def _load_language(reader: _Reader, lang: str, guide_ids: list[str]) -> Language
         "rules": reader.model(f"{base}/rules.yaml", _adapter(RulesText)),
         "families": reader.model(f"{base}/families.yaml", _adapter(dict[str, FamilyText])),
         "signals": reader.model(f"{base}/signals.yaml", _adapter(dict[str, str])),
+        "findings": reader.model(f"{base}/findings.yaml", _adapter(dict[str, FindingText])),
         "vocabulary": reader.model(f"{base}/vocabulary.yaml", _adapter(Vocabulary)),
     }
     if any(v is None for v in parts.values()) or any(v is None for v in parts["guides"].values()):

@@ -108,6 +108,19 @@ class Family(Frozen):
     aliases: tuple[Annotated[str, StringConstraints(min_length=1, max_length=64)], ...] = ()
 
 
+class FindingRule(Frozen):
+    """A config-check finding: when it applies, how severe, the safer value and the step that fixes it."""
+
+    id: Id
+    field: Key
+    when: Condition
+    severity: Literal["info", "warning", "high"]
+    high_when: Condition = {}
+    suggested: Any = None
+    suggested_builder: Id | None = None
+    step: Id
+
+
 class Reason(Frozen):
     section: Id
 
@@ -204,6 +217,11 @@ class RulesText(Frozen):
     risk_reasons: dict[Id, Text]
 
 
+class FindingText(Frozen):
+    title: Text
+    detail: Text
+
+
 class FamilyText(Frozen):
     name: Text
 
@@ -225,6 +243,7 @@ class LanguageText(Frozen):
     rules: RulesText
     families: dict[Id, FamilyText]
     signals: dict[Id, Text]
+    findings: dict[Id, FindingText]
     vocabulary: Vocabulary
 
 
@@ -239,6 +258,7 @@ class Content(Frozen):
     steps: tuple[Step, ...]
     families: tuple[Family, ...]
     rules: Rules
+    findings: tuple[FindingRule, ...]
     concepts: dict[Key, Text]
     signals: dict[Id, Text]
     intents: Intents

@@ -8,7 +8,7 @@ from .. import __version__
 from ..runtime import Runtime, load_runtime
 from ..settings import Settings
 from .problems import install_handlers
-from .routers import content, diagnose, ops, search
+from .routers import config, content, diagnose, ops, search
 from .routers.content import build_content_cache
 
 DESCRIPTION = """Remedy answers AI Toolkit out-of-memory failures with ordered, localized remediation steps,
@@ -25,6 +25,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.state.runtime = runtime
     install_handlers(app)
     app.include_router(diagnose.router)
+    app.include_router(config.router)
     app.include_router(search.router)
     app.include_router(content.router)
     app.include_router(ops.router)

@@ -102,6 +102,40 @@ class DiagnoseResponse(BaseModel):
     knowledge_revision: str
 
 
+class ConfigCheckRequest(Strict):
+    """The AI Toolkit job config about to be launched, as a JSON object or as YAML text (one of the two)."""
+
+    config: dict[str, Any] | None = Field(None, description="The job config as a JSON object.")
+    config_yaml: str | None = Field(None, max_length=262_144, description="The job config as YAML text.")
+    lang: str | None = Field(None, max_length=35, description="Answer language (`es`, `pt-BR`, …).")
+
+
+class FindingOut(BaseModel):
+    id: str
+    severity: Literal["high", "warning", "info"]
+    title: str
+    detail: str
+    path: str = Field(description="Where the value is in the submitted config: `config.process[0].train.batch_size`.")
+    value: Any = Field(description="The value there (AI Toolkit's default when the key is absent).")
+    suggested: Any = Field(description="The safer value where the guide gives one, else null.")
+    step: str = Field(description="The remediation step id that fixes it.")
+
+
+class JobRef(BaseModel):
+    name: str | None
+    process_index: int
+
+
+class ConfigCheckResponse(BaseModel):
+    lang: str
+    fallback: Fallback | None = None
+    context: dict[str, Any]
+    job: JobRef
+    risk: RiskOut
+    findings: list[FindingOut]
+    knowledge_revision: str
+
+
 class SearchHit(BaseModel):
     kind: Literal["symptom", "faq", "section", "step"]
     id: str

@@ -13,11 +13,21 @@ from types import MappingProxyType
 from typing import Any
 
 from ..content.context import CONTEXT_FIELDS, DERIVED_FIELDS
-from ..content.models import Content, Family, FaqEntry, Guide, LanguageText, RiskRule, Step, Symptom
+from ..content.models import (
+    Content,
+    Family,
+    FaqEntry,
+    FindingRule,
+    Guide,
+    LanguageText,
+    RiskRule,
+    Step,
+    Symptom,
+)
 from ..content.problems import ContentProblems, Problem
 from ..understanding.matcher import Matcher, build_matcher
 from .conditions import ConditionError, Predicate, compile_condition, condition_fields
-from .patches import BUILDERS, Builder
+from .patches import BUILDERS, VALUE_BUILDERS, Builder, ValueBuilder
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +59,14 @@ class CompiledRisk:
 
 
 @dataclass(frozen=True, slots=True)
+class CompiledFinding:
+    rule: FindingRule
+    when: Predicate
+    high_when: Predicate | None
+    builder: ValueBuilder | None
+
+
+@dataclass(frozen=True, slots=True)
 class Index:
     revision: str
     default_lang: str
@@ -61,6 +79,7 @@ class Index:
     fallback_family: str
     risk: tuple[CompiledRisk, ...]
     risk_reads: frozenset[str]
+    findings: tuple[CompiledFinding, ...]
     needs_order: tuple[str, ...]
     sections: Mapping[str, str]  # section id -> guide id
     texts: Mapping[str, LanguageText]
@@ -127,6 +146,20 @@ def build_index(content: Content) -> Index:
         for i, rule in enumerate(content.rules.risk)
     )
     risk_reads = frozenset().union(*(_reads(r.when) for r in content.rules.risk))
+    findings = []
+    for i, rule in enumerate(content.findings):
+        value_builder = None
+        if rule.suggested_builder:
+            value_builder = VALUE_BUILDERS.get(rule.suggested_builder)
+            if value_builder is None:
+                problems.append(Problem("structure/findings.yaml", f"{i}.suggested_builder", "dangling-reference",
+                                        f"no value builder {rule.suggested_builder!r}"))
+        findings.append(CompiledFinding(
+            rule=rule,
+            when=compiled(rule.when, "structure/findings.yaml", f"{i}.when"),
+            high_when=compiled(rule.high_when, "structure/findings.yaml", f"{i}.high_when") if rule.high_when else None,
+            builder=value_builder,
+        ))
     for i, field in enumerate(content.rules.needs):
         if field not in CONTEXT_FIELDS:
             problems.append(Problem("structure/rules.yaml", f"needs.{i}", "unknown-field",
@@ -147,6 +180,7 @@ def build_index(content: Content) -> Index:
         fallback_family=fallback,
         risk=risk,
         risk_reads=risk_reads,
+        findings=tuple(findings),
         needs_order=content.rules.needs,
         sections=_frozen({s.id: g.id for g in content.guides for s in g.sections}),
         texts=_frozen(dict(content.texts)),

@@ -33,3 +33,24 @@ BUILDERS: dict[str, Builder] = {
     "safe-batch-size": _safe_batch_size,
     "drop-highest-bucket": _drop_highest_bucket,
 }
+
+
+# Safer values for config-check findings (structure/findings.yaml `suggested_builder`): facts, the family's
+# safe batch and the value found in the submitted config -> the value to put there instead, or None.
+ValueBuilder = Callable[[Mapping[str, Any], int, Any], Any]
+
+
+def _safe_batch_value(facts: Mapping[str, Any], safe_batch: int, current: Any) -> Any:
+    return safe_batch
+
+
+def _without_highest_bucket(facts: Mapping[str, Any], safe_batch: int, current: Any) -> Any:
+    buckets = current if isinstance(current, list) else [current]
+    sizes = sorted({b for b in buckets if isinstance(b, int) and not isinstance(b, bool)})
+    return sizes[:-1] if len(sizes) > 1 else None
+
+
+VALUE_BUILDERS: dict[str, ValueBuilder] = {
+    "safe-batch-size": _safe_batch_value,
+    "drop-highest-bucket": _without_highest_bucket,
+}

@@ -10,7 +10,7 @@ from ..index.build import Index
 from .views import View, render_faq_entry, section_url, source_of
 
 
-class _Params(dict[str, Any]):
+class Params(dict[str, Any]):
     """format_map mapping that leaves an unknown placeholder visible instead of failing."""
 
     def __missing__(self, key: str) -> str:
@@ -43,7 +43,7 @@ def render_steps(index: Index, plan: Plan, lang: str) -> list[View]:
 
 def render_risk(index: Index, risk: Risk, lang: str) -> View:
     text = index.texts[lang]
-    params = _Params(risk.params)
+    params = Params(risk.params)
     if risk.family is not None:
         params["family"] = text.families[risk.family].name
     return {

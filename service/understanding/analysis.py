@@ -113,6 +113,11 @@ class Analyzer:
     ) -> None:
         self.known = {lang: frozenset(words) for lang, words in known_words.items()}
         self.all_known = frozenset().union(*self.known.values()) if self.known else frozenset()
+        langs_of: dict[str, list[str]] = {}
+        for lang, words in self.known.items():
+            for word in words:
+                langs_of.setdefault(word, []).append(lang)
+        self._langs_of = {w: tuple(ls) for w, ls in langs_of.items()}
         self.korean_words = frozenset(korean_words)
         self._korean_max = max((len(w) for w in self.korean_words), default=0)
         self.numbers = {lang: dict(words) for lang, words in number_words.items()}
@@ -164,15 +169,19 @@ class Analyzer:
         return [word]
 
     def detect_language(self, words: list[str], hint: str | None = None) -> str | None:
-        """The language whose known words cover the query best (Hangul means Korean)."""
-        if any(is_hangul(w) for w in words):
-            return "ko"
-        best, best_score = hint, 0
-        for lang, known in self.known.items():
-            score = sum(1 for w in words if w in known)
-            if score > best_score or (score == best_score and lang == hint):
-                best, best_score = lang, score
-        return best
+        """The language whose known words cover the query best (Hangul means Korean); ties go to `hint`."""
+        counts: dict[str, int] = {}
+        for word in words:
+            if is_hangul(word):
+                return "ko"
+            for lang in self._langs_of.get(word, ()):
+                counts[lang] = counts.get(lang, 0) + 1
+        if not counts:
+            return hint
+        top = max(counts.values())
+        if hint is not None and counts.get(hint) == top:
+            return hint
+        return next(lang for lang in self.known if counts.get(lang) == top)
 
     # --- tokens ------------------------------------------------------------------------------------
 

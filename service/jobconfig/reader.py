@@ -1,0 +1,188 @@
+"""An AI Toolkit job config -> the effective values the trainer would use, and where each one lives.
+
+Follows ostris/ai-toolkit's own reading (toolkit/config_modules.py, toolkit/data_loader.py): a missing key
+takes the trainer's default (`gradient_checkpointing` true, `batch_size` 1, `resolution` 512, sample
+512x512 with 20 steps every 100), a dataset-level `batch_size` overrides `train.batch_size`, `resolution`
+is a number or a list, `arch` may carry a `:tag`, `is_flux: true` means arch `flux`, `num_frames` > 1 means
+video, and `control_path` (a path or a list) plus `control_path_1..3` are conditioning images.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..content.context import Context
+from ..errors import InvalidConfig, NotATrainingJob
+
+TRAINING_JOBS = frozenset({"extension", "train"})
+DEFAULTS: dict[str, Any] = {
+    "gradient_checkpointing": True,
+    "batch_size": 1,
+    "resolution": 512,
+    "num_frames": 1,
+    "sample_width": 512,
+    "sample_height": 512,
+    "sample_steps": 20,
+    "sample_every": 100,
+    "disable_sampling": False,
+    "low_vram": False,
+    "quantize": False,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """Where a value lives in the submitted config, and its value there (the default when absent)."""
+
+    path: str
+    value: Any
+    present: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JobView:
+    name: str | None
+    process_index: int
+    context: Context
+    facts: dict[str, Any]
+    locations: dict[str, Located] = field(default_factory=dict)
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _truth(value: Any) -> Any:
+    """YAML spellings a user may quote ("true", "off") read the way YAML 1.1 would."""
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+    return value
+
+
+def _training_process(config: Mapping[str, Any]) -> tuple[int, Mapping[str, Any]]:
+    processes = config.get("process")
+    if not isinstance(processes, list) or not processes:
+        raise InvalidConfig(reason="`config.process` is missing or empty")
+    for i, proc in enumerate(processes):
+        if isinstance(proc, Mapping) and ("train" in proc or "trainer" in str(proc.get("type", ""))):
+            return i, proc
+    raise InvalidConfig(reason="no entry of `config.process` has a `train` section")
+
+
+def read_job(data: Any, flag_arch: Mapping[str, str] | None = None) -> JobView:
+    """The training process of a job config, as the trainer would run it."""
+    if not isinstance(data, Mapping):
+        raise InvalidConfig(reason="the document is not a mapping")
+    job = data.get("job")
+    if isinstance(job, str) and job not in TRAINING_JOBS:
+        raise NotATrainingJob(job=job[:40])
+    config = _mapping(data.get("config"))
+    if not config:
+        raise InvalidConfig(reason="`config` is missing")
+    i, proc = _training_process(config)
+    base = f"config.process[{i}]"
+    train, model, sample = _mapping(proc.get("train")), _mapping(proc.get("model")), _mapping(proc.get("sample"))
+    datasets = [d for d in _as_list(proc.get("datasets")) if isinstance(d, Mapping)]
+    loc: dict[str, Located] = {}
+
+    def at(key: str, section: Mapping[str, Any], path: str, default: Any) -> Any:
+        present = key in section and section[key] is not None
+        value = _truth(section[key]) if present else default
+        loc_key = key if not path.endswith(".sample") else f"sample_{key}"
+        loc[loc_key] = Located(f"{path}.{key}", value, present)
+        return value
+
+    gc = at("gradient_checkpointing", train, f"{base}.train", True)
+    train_batch = at("batch_size", train, f"{base}.train", DEFAULTS["batch_size"])
+    batch, resolutions, frames, controls = train_batch, set(), 1, 0
+    best_res, best_frames = 0, 1
+    for j, ds in enumerate(datasets):
+        ds_path = f"{base}.datasets[{j}]"
+        ds_batch = ds.get("batch_size")
+        if ds_batch is not None and _int(ds_batch, f"{ds_path}.batch_size") >= _int(batch, "batch_size"):
+            batch = ds_batch
+            loc["batch_size"] = Located(f"{ds_path}.batch_size", ds_batch, True)
+        sizes = [_int(r, f"{ds_path}.resolution") for r in _as_list(ds.get("resolution", DEFAULTS["resolution"]))]
+        resolutions.update(sizes)
+        if sizes and max(sizes) > best_res:
+            best_res = max(sizes)
+            loc["resolutions"] = Located(f"{ds_path}.resolution", ds.get("resolution", DEFAULTS["resolution"]),
+                                         "resolution" in ds)
+        ds_frames = _int(ds.get("num_frames", 1), f"{ds_path}.num_frames")
+        if ds_frames > best_frames or "num_frames" not in loc:
+            best_frames = max(best_frames, ds_frames)
+            loc["num_frames"] = Located(f"{ds_path}.num_frames", ds_frames, "num_frames" in ds)
+        frames = max(frames, ds_frames)
+        paths = _as_list(ds.get("control_path")) + [ds.get(f"control_path_{k}") for k in (1, 2, 3)]
+        controls = max(controls, len([p for p in paths if p]))
+    if not datasets:
+        resolutions.add(DEFAULTS["resolution"])
+
+    arch = model.get("arch")
+    arch = str(arch) if arch else None
+    if arch is None:
+        for flag, flag_arch_name in (flag_arch or {}).items():
+            if _truth(model.get(flag)) is True:
+                arch = flag_arch_name
+    low_vram = at("low_vram", model, f"{base}.model", False)
+    quantize = _truth(model.get("quantize", False))
+    width = at("width", sample, f"{base}.sample", DEFAULTS["sample_width"])
+    height = at("height", sample, f"{base}.sample", DEFAULTS["sample_height"])
+    steps = at("sample_steps", sample, f"{base}.sample", DEFAULTS["sample_steps"])
+    every = at("sample_every", sample, f"{base}.sample", DEFAULTS["sample_every"])
+    disabled = at("disable_sampling", train, f"{base}.train", False)
+    loc["sample"] = Located(f"{base}.sample", {"width": width, "height": height, "sample_steps": steps,
+                                               "sample_every": every}, bool(sample))
+    accumulation = train.get("gradient_accumulation") or train.get("gradient_accumulation_steps") or 1
+
+    raw = {
+        "model_arch": arch,
+        "gradient_checkpointing": gc,
+        "batch_size": batch,
+        "gradient_accumulation": accumulation,
+        "resolutions": sorted(resolutions),
+        "num_frames": frames,
+        "control_images": controls,
+        "sample_width": width,
+        "sample_height": height,
+        "sample_steps": steps,
+        "sample_every": every,
+        "sampling_disabled": disabled,
+        "low_vram": low_vram,
+        "quantize": quantize if isinstance(quantize, bool) else bool(quantize),
+    }
+    try:
+        context = Context.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = loc.get(str(err["loc"][0]))
+        raise InvalidConfig(reason=f"{where.path if where else err['loc'][0]}: {err['msg']}") from None
+    sample_frames = _int(sample.get("num_frames", 1), f"{base}.sample.num_frames")
+    samples = _as_list(sample.get("samples")) or _as_list(sample.get("prompts"))
+    facts = {
+        "sample_area": int(width) * int(height) if isinstance(width, int) and isinstance(height, int) else None,
+        "sample_frames": sample_frames,
+        "sample_count": len(samples),
+    }
+    name = _mapping(data.get("config")).get("name")
+    return JobView(str(name) if name is not None else None, i, context, facts, loc)
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidConfig(reason=f"{where} must be a whole number, not {str(value)[:40]!r}")
+    return value
