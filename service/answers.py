@@ -14,7 +14,7 @@ from .engine.check import check_job
 from .engine.facts import resolve_context
 from .engine.plan import plan_symptom
 from .engine.risk import assess_risk
-from .errors import N_, ConflictingInput, MissingInput
+from .errors import N_, ConflictingInput, MissingConfig, MissingInput
 from .index.build import Index
 from .jobconfig.reader import JobView, read_job
 from .jobconfig.yamltext import load_yaml_text
@@ -105,7 +105,7 @@ def answer_config_check(index: Index, catalogs: Catalogs, neg: Negotiated, *, co
     """The `POST /v1/config/check` answer."""
     view = read_config(index, config, config_yaml)
     if view is None:
-        raise MissingInput()
+        raise MissingConfig()
     check = check_job(index, view)
     answer: dict[str, Any] = {"lang": neg.lang}
     fallback = fallback_view(catalogs, neg)

@@ -61,6 +61,12 @@ class MissingInput(InvalidRequest):
     detail = N_("Send at least one of query, symptom or config.")
 
 
+class MissingConfig(InvalidRequest):
+    code = "missing-config"
+    title = N_("No config to check")
+    detail = N_("Send the job config as config (an object) or config_yaml (text).")
+
+
 class UnknownSymptom(InvalidRequest):
     code = "unknown-symptom"
     title = N_("Unknown symptom")

@@ -5,10 +5,11 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from .. import __version__
+from ..rendering.pages import Pages, load_assets
 from ..runtime import Runtime, load_runtime
 from ..settings import Settings
 from .problems import install_handlers
-from .routers import config, content, diagnose, ops, search
+from .routers import config, content, diagnose, ops, pages, search
 from .routers.content import build_content_cache
 
 DESCRIPTION = """Remedy answers AI Toolkit out-of-memory failures with ordered, localized remediation steps,
@@ -29,6 +30,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.include_router(search.router)
     app.include_router(content.router)
     app.include_router(ops.router)
+    app.include_router(pages.router)
     app.state.content_cache = build_content_cache(runtime)
+    app.state.pages = Pages(runtime.index, runtime.catalogs, load_assets())
     app.state.ready = True
     return app

@@ -23,7 +23,7 @@ class DiagnoseRequest(Strict):
     symptom: str | None = Field(None, max_length=64, description="A symptom id, e.g. `oom-early-steps`.")
     context: Context | None = Field(None, description="What is known about the job; wins over config and text.")
     config: dict[str, Any] | None = Field(None, description="The AI Toolkit job config as a JSON object.")
-    config_yaml: str | None = Field(None, max_length=262_144, description="The AI Toolkit job config as YAML.")
+    config_yaml: str | None = Field(None, description="The AI Toolkit job config as YAML (at most 256 KiB: 413).")
     lang: str | None = Field(None, max_length=35, description="Answer language (`es`, `pt-BR`, …).")
 
 
@@ -106,7 +106,7 @@ class ConfigCheckRequest(Strict):
     """The AI Toolkit job config about to be launched, as a JSON object or as YAML text (one of the two)."""
 
     config: dict[str, Any] | None = Field(None, description="The job config as a JSON object.")
-    config_yaml: str | None = Field(None, max_length=262_144, description="The job config as YAML text.")
+    config_yaml: str | None = Field(None, description="The job config as YAML text (at most 256 KiB: 413).")
     lang: str | None = Field(None, max_length=35, description="Answer language (`es`, `pt-BR`, …).")
 
 

@@ -45,9 +45,14 @@ def _safe_batch_value(facts: Mapping[str, Any], safe_batch: int, current: Any) -
 
 
 def _without_highest_bucket(facts: Mapping[str, Any], safe_batch: int, current: Any) -> Any:
+    """The dataset's buckets without the job's largest one; a dataset holding only that bucket gets the job's
+    smaller buckets instead (the guide: keep 512 / 768, bring the big ones back after a stable run)."""
     buckets = current if isinstance(current, list) else [current]
     sizes = sorted({b for b in buckets if isinstance(b, int) and not isinstance(b, bool)})
-    return sizes[:-1] if len(sizes) > 1 else None
+    if len(sizes) > 1:
+        return sizes[:-1]
+    every = sorted(set(facts.get("resolutions") or ()))
+    return every[:-1] or None
 
 
 VALUE_BUILDERS: dict[str, ValueBuilder] = {

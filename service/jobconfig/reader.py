@@ -78,7 +78,7 @@ def _training_process(config: Mapping[str, Any]) -> tuple[int, Mapping[str, Any]
     if not isinstance(processes, list) or not processes:
         raise InvalidConfig(reason="`config.process` is missing or empty")
     for i, proc in enumerate(processes):
-        if isinstance(proc, Mapping) and ("train" in proc or "trainer" in str(proc.get("type", ""))):
+        if isinstance(proc, Mapping) and ("train" in proc or str(proc.get("type", "")).endswith("trainer")):
             return i, proc
     raise InvalidConfig(reason="no entry of `config.process` has a `train` section")
 
@@ -107,15 +107,22 @@ def read_job(data: Any, flag_arch: Mapping[str, str] | None = None) -> JobView:
         return value
 
     gc = at("gradient_checkpointing", train, f"{base}.train", True)
-    train_batch = at("batch_size", train, f"{base}.train", DEFAULTS["batch_size"])
-    batch, resolutions, frames, controls = train_batch, set(), 1, 0
-    best_res, best_frames = 0, 1
+    train_batch = _int(at("batch_size", train, f"{base}.train", DEFAULTS["batch_size"]), f"{base}.train.batch_size")
+    resolutions: set[int] = set()
+    frames, controls, best_res, best_frames = 1, 0, 0, 1
+    # Each dataset runs at its own batch size when it sets one, else at train.batch_size: the job's
+    # effective batch is the largest of those (toolkit/data_loader.py).
+    batch: int | None = None
     for j, ds in enumerate(datasets):
         ds_path = f"{base}.datasets[{j}]"
         ds_batch = ds.get("batch_size")
-        if ds_batch is not None and _int(ds_batch, f"{ds_path}.batch_size") >= _int(batch, "batch_size"):
-            batch = ds_batch
-            loc["batch_size"] = Located(f"{ds_path}.batch_size", ds_batch, True)
+        effective = _int(ds_batch, f"{ds_path}.batch_size") if ds_batch is not None else train_batch
+        if batch is None or effective > batch:
+            batch = effective
+            if ds_batch is not None:
+                loc["batch_size"] = Located(f"{ds_path}.batch_size", ds_batch, True)
+            else:
+                loc["batch_size"] = Located(f"{base}.train.batch_size", train_batch, "batch_size" in train)
         sizes = [_int(r, f"{ds_path}.resolution") for r in _as_list(ds.get("resolution", DEFAULTS["resolution"]))]
         resolutions.update(sizes)
         if sizes and max(sizes) > best_res:
@@ -131,6 +138,8 @@ def read_job(data: Any, flag_arch: Mapping[str, str] | None = None) -> JobView:
         controls = max(controls, len([p for p in paths if p]))
     if not datasets:
         resolutions.add(DEFAULTS["resolution"])
+    if batch is None:
+        batch = train_batch
 
     arch = model.get("arch")
     arch = str(arch) if arch else None
