@@ -76,8 +76,9 @@ def _serve(args: argparse.Namespace) -> int:
 
     load_runtime(settings)
     uvicorn.run(
-        "service.http.app:create_app",
+        "service.http.app:serve_app",
         factory=True,
+        access_log=False,  # the app writes one JSON line per request, with its request id
         host=settings.host,
         port=settings.port,
         workers=settings.workers,

@@ -48,6 +48,25 @@ class MalformedJson(BadRequest):
     detail = N_("The request body is not valid JSON.")
 
 
+class InvalidUtf8(BadRequest):
+    code = "invalid-utf8"
+    title = N_("Invalid UTF-8")
+    detail = N_("The request body is not valid UTF-8 text.")
+
+
+class JsonTooDeep(BadRequest):
+    code = "json-too-deep"
+    title = N_("JSON nested too deeply")
+    detail = N_("The request body nests arrays or objects more than {limit} levels deep.")
+
+
+class NotReady(RemedyError):
+    status = 503
+    code = "not-ready"
+    title = N_("Not ready")
+    detail = N_("The knowledge index is still being built; try again in a moment.")
+
+
 class InvalidRequest(RemedyError):
     status = 422
     code = "invalid-request"

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 class Settings(BaseSettings):
     """Every setting of the service. Each one is documented in README.md (a test checks that)."""
 
-    model_config = SettingsConfigDict(env_prefix="REMEDY_", frozen=True, extra="forbid")
+    model_config = SettingsConfigDict(env_prefix="REMEDY_", frozen=True, extra="forbid", enable_decoding=False)
 
     host: str = Field("127.0.0.1", description="Address `remedy serve` binds to.")
     port: Annotated[int, Field(ge=1, le=65535)] = Field(8000, description="Port `remedy serve` listens on.")
@@ -31,6 +31,34 @@ class Settings(BaseSettings):
     match_minimum: Annotated[float, Field(gt=0, le=1)] = Field(
         0.25, description="Confidence below which a free-text match is `none`; between the two it is `ambiguous`."
     )
+
+    max_body_bytes: Annotated[int, Field(ge=1024, le=16_777_216)] = Field(
+        262_144, description="Largest request body accepted; larger ones get 413."
+    )
+    max_json_depth: Annotated[int, Field(ge=4, le=1000)] = Field(
+        32, description="Deepest nesting of arrays and objects accepted in a JSON body."
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list,
+        description="Origins allowed by CORS (comma-separated in the environment); none by default.",
+    )
+    hsts: bool = Field(False, description="Send Strict-Transport-Security (only behind HTTPS).")
+    log_json: bool = Field(True, description="Write logs as JSON lines (one per request, with its request id).")
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [o.strip() for o in value.split(",") if o.strip()]
+        return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _origins_are_urls(cls, value: list[str]) -> list[str]:
+        for origin in value:
+            if origin != "*" and not origin.startswith(("http://", "https://")):
+                raise ValueError(f"CORS origin {origin!r} must start with http:// or https://")
+        return value
 
     @model_validator(mode="after")
     def _ordered_thresholds(self) -> Settings:

@@ -1,14 +1,22 @@
-"""The FastAPI application: settings -> runtime -> routers, handlers and the content cache."""
+"""The FastAPI application: settings -> runtime -> routers, handlers, middleware and the content cache."""
 
 from __future__ import annotations
 
+import logging
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
 
 from .. import __version__
 from ..rendering.pages import Pages, load_assets
 from ..runtime import Runtime, load_runtime
 from ..settings import Settings
-from .problems import install_handlers
+from .metrics import Metrics
+from .middleware import BodyGuard, RequestContext, configure_logging
+from .problems import asgi_problem, install_handlers
 from .routers import config, content, diagnose, ops, pages, search
 from .routers.content import build_content_cache
 
@@ -17,21 +25,60 @@ from the guide "Why disabling Gradient Checkpointing causes OOM in AI Toolkit". 
 no network at run time. Languages: en (default and fallback), es, pt, fr, de, ko. Errors are RFC 9457
 problem details (`application/problem+json`) with a stable `code`."""
 
+log = logging.getLogger("remedy.app")
 
-def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
-    """Build the app. Broken knowledge raises `ContentProblems` here, so the service never starts on it."""
-    runtime = runtime or load_runtime(settings or Settings())
-    app = FastAPI(title="Remedy", version=__version__, description=DESCRIPTION)
-    app.state.ready = False
-    app.state.runtime = runtime
-    install_handlers(app)
-    app.include_router(diagnose.router)
-    app.include_router(config.router)
-    app.include_router(search.router)
-    app.include_router(content.router)
-    app.include_router(ops.router)
-    app.include_router(pages.router)
+
+def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
+    """Render what is rendered once, then mark the app ready (`/readyz`)."""
     app.state.content_cache = build_content_cache(runtime)
     app.state.pages = Pages(runtime.index, runtime.catalogs, load_assets())
+    app.state.runtime = runtime
     app.state.ready = True
+
+
+def create_app(settings: Settings | None = None, runtime: Runtime | None = None, lazy: bool = False) -> FastAPI:
+    """Build the app. Eager (the default) loads the knowledge here, so broken knowledge raises
+    `ContentProblems` before anything is served; `lazy` answers `/healthz` at once and `/readyz` (and every
+    other route, with 503 `not-ready`) once the index is built in the background."""
+    settings = settings or (runtime.settings if runtime else Settings())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if lazy and app.state.runtime is None:
+            def load() -> None:
+                try:
+                    attach_runtime(app, load_runtime(settings))
+                except Exception:
+                    log.exception("the knowledge could not be loaded; the service stays not ready")
+            threading.Thread(target=load, name="remedy-index", daemon=True).start()
+        yield
+
+    app = FastAPI(title="Remedy", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.metrics = Metrics()
+    app.state.ready = False
+    app.state.runtime = None
+    install_handlers(app)
+    for module in (diagnose, config, search, content, ops, pages):
+        app.include_router(module.router)
+    app.add_middleware(BodyGuard, settings=settings, problem=asgi_problem)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["Content-Type", "Accept-Language", "If-None-Match", "X-Request-ID"],
+            expose_headers=["ETag", "Content-Language", "X-Request-ID"],
+            max_age=600,
+        )
+    app.add_middleware(RequestContext, settings=settings, metrics=app.state.metrics)
+    if not lazy:
+        attach_runtime(app, runtime or load_runtime(settings))
     return app
+
+
+def serve_app() -> FastAPI:
+    """The app `remedy serve` runs in each worker: JSON logs, knowledge built in the background."""
+    settings = Settings()
+    configure_logging(settings)
+    return create_app(settings, lazy=True)

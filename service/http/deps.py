@@ -9,12 +9,15 @@ from fastapi import Depends, Query, Request
 
 from ..answers import Thresholds, fallback_view
 from ..catalogs import Negotiated
+from ..errors import NotReady
 from ..runtime import Runtime
 from .responses import dumps, strong_etag
 
 
 def get_runtime(request: Request) -> Runtime:
-    runtime: Runtime = request.app.state.runtime
+    runtime: Runtime | None = request.app.state.runtime
+    if runtime is None:
+        raise NotReady()
     return runtime
 
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import MutableMapping
 from typing import Any
+from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from ..catalogs import Negotiated
+from ..catalogs import Catalogs, Negotiated
 from ..errors import (
     BadRequest,
     EmptyBody,
@@ -23,7 +25,7 @@ from ..errors import (
     UnsupportedMediaType,
 )
 from .deps import get_runtime
-from .responses import PROBLEM_JSON, json_response
+from .responses import PROBLEM_JSON, dumps, json_response
 
 log = logging.getLogger("remedy.http")
 
@@ -41,20 +43,47 @@ def _negotiated(request: Request, body_lang: str | None = None) -> Negotiated:
     return runtime.catalogs.negotiate(requested[:35] if requested else None, request.headers.get("accept-language"))
 
 
-def problem_response(request: Request, error: RemedyError, body_lang: str | None = None) -> Response:
-    runtime = get_runtime(request)
-    neg = _negotiated(request, body_lang)
-    tr = runtime.catalogs.gettext
+def problem_body(catalogs: Catalogs | None, lang: str, error: RemedyError) -> dict[str, Any]:
+    """The RFC 9457 body of an error in `lang` (English message ids when no catalogs are loaded yet)."""
+
+    def tr(message: str) -> str:
+        return catalogs.gettext(lang, message) if catalogs else message
+
     params = {k: str(v)[:200] for k, v in error.params.items()}
     body: dict[str, Any] = {
         "type": problem_type(error.code),
-        "title": tr(neg.lang, error.title),
+        "title": tr(error.title),
         "status": error.status,
-        "detail": tr(neg.lang, error.detail).format(**params) if params else tr(neg.lang, error.detail),
+        "detail": tr(error.detail).format(**params) if params else tr(error.detail),
         "code": error.code,
-        "lang": neg.lang,
+        "lang": lang,
     }
-    body.update(error.extra)
+    body.update({k: v for k, v in error.extra.items() if k != "allow"})
+    return body
+
+
+def asgi_problem(scope: MutableMapping[str, Any], error: RemedyError) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """A problem answer for ASGI middleware, negotiated from the request's `lang` and Accept-Language."""
+    runtime = getattr(scope["app"].state, "runtime", None)
+    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", ())}
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    lang = "en"
+    if runtime is not None:
+        requested = query.get("lang", [None])[0]
+        lang = runtime.catalogs.negotiate(requested[:35] if requested else None, headers.get("accept-language")).lang
+    body = dumps(problem_body(runtime.catalogs if runtime else None, lang, error))
+    return error.status, [(b"content-type", PROBLEM_JSON.encode()), (b"content-language", lang.encode()),
+                          (b"vary", b"Accept-Language"), (b"content-length", str(len(body)).encode())], body
+
+
+def problem_response(request: Request, error: RemedyError, body_lang: str | None = None) -> Response:
+    runtime = getattr(request.app.state, "runtime", None)
+    if runtime is None:
+        neg = Negotiated("en", None, None)
+        body = problem_body(None, "en", error)
+    else:
+        neg = _negotiated(request, body_lang)
+        body = problem_body(runtime.catalogs, neg.lang, error)
     response = json_response(body, neg, status=error.status, media_type=PROBLEM_JSON)
     if error.status == 405 and "allow" in error.extra:
         response.headers["Allow"] = error.extra.pop("allow")

@@ -24,7 +24,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("/config/check", response_model=schemas.ConfigCheckResponse, responses=_ERRORS)
-def check_config(body: schemas.ConfigCheckRequest, request: Request, runtime: RuntimeDep) -> Response:
+async def check_config(body: schemas.ConfigCheckRequest, request: Request, runtime: RuntimeDep) -> Response:
     """Check an AI Toolkit job config before launch.
 
     The config is read as the trainer reads it (its defaults applied: a missing `gradient_checkpointing`

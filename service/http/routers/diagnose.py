@@ -21,7 +21,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("/diagnose", response_model=schemas.DiagnoseResponse, responses=_ERRORS)
-def diagnose(body: schemas.DiagnoseRequest, request: Request, runtime: RuntimeDep) -> Response:
+async def diagnose(body: schemas.DiagnoseRequest, request: Request, runtime: RuntimeDep) -> Response:
     """Ordered remediation steps for a symptom or a free-text question or log, in the requested language.
 
     Send `symptom` (an id) or `query` (free text or a pasted log, in any supported language). For a query,
@@ -42,4 +42,6 @@ def diagnose(body: schemas.DiagnoseRequest, request: Request, runtime: RuntimeDe
         symptom=body.symptom, context=body.context, query=body.query,
         config=body.config, config_yaml=body.config_yaml, thresholds=thresholds_of(runtime),
     )
+    if body.query is not None and not body.symptom:
+        request.app.state.metrics.matches.labels("diagnose", neg.lang, answer["match"]).inc()
     return json_response(answer, neg)

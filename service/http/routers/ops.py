@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.responses import Response
 
 from .. import schemas
@@ -12,13 +13,20 @@ router = APIRouter(tags=["operations"])
 
 
 @router.get("/healthz", response_model=schemas.Health)
-def healthz() -> Response:
+async def healthz() -> Response:
     """Liveness: the process answers."""
     return Response(b'{"status":"ok"}', media_type="application/json")
 
 
+@router.get("/metrics", response_class=Response, responses={200: {"content": {"text/plain": {}}}})
+async def metrics(request: Request) -> Response:
+    """Prometheus metrics of this worker: requests and latency per route, free-text match outcomes per
+    language (the no-match rate is `remedy_match_total{match="none"}` over all)."""
+    return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
 @router.get("/readyz", response_model=schemas.Ready, responses={503: {"model": schemas.Ready}})
-def readyz(request: Request) -> Response:
+async def readyz(request: Request) -> Response:
     """Readiness: true once the knowledge index is built and every answer is rendered."""
     runtime = getattr(request.app.state, "runtime", None)
     ready = bool(getattr(request.app.state, "ready", False)) and runtime is not None

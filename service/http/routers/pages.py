@@ -12,7 +12,7 @@ from starlette.responses import RedirectResponse, Response
 from ...answers import answer_diagnosis
 from ...catalogs import Negotiated
 from ...content.context import Context
-from ...errors import NotFound, RemedyError, UnknownGuide
+from ...errors import NotFound, NotReady, RemedyError, UnknownGuide
 from ...rendering.pages import GUIDE_ID, Pages
 from ..deps import RuntimeDep, thresholds_of
 from ..responses import etag_matches, strong_etag
@@ -25,7 +25,9 @@ FORM_FIELDS = ("q", "symptom", "gradient_checkpointing", "model_family", "batch_
 
 
 def _pages(request: Request) -> Pages:
-    pages: Pages = request.app.state.pages
+    pages: Pages | None = getattr(request.app.state, "pages", None)
+    if pages is None:
+        raise NotReady()
     return pages
 
 
@@ -58,14 +60,14 @@ def _lang_or_redirect(runtime: RuntimeDep, lang: str, request: Request) -> str |
 
 @router.get("/help", include_in_schema=False)
 @router.get("/help/", summary="Help pages in the reader's language (redirect)")
-def help_root(request: Request, runtime: RuntimeDep) -> Response:
+async def help_root(request: Request, runtime: RuntimeDep) -> Response:
     """Redirects to the guide in the best language for `Accept-Language` (English when none fits)."""
     neg = runtime.catalogs.negotiate(None, request.headers.get("accept-language"))
     return RedirectResponse(f"/help/{neg.lang}/{GUIDE_ID}", status_code=307, headers={"Vary": "Accept-Language"})
 
 
 @router.get("/help/{lang}/troubleshoot", summary="Troubleshooter page", response_class=Response)
-def troubleshoot_page(
+async def troubleshoot_page(
     lang: str,
     request: Request,
     runtime: RuntimeDep,
@@ -143,7 +145,7 @@ def _read_form(
 
 
 @router.get("/help/{lang}", include_in_schema=False)
-def help_lang(lang: str, request: Request, runtime: RuntimeDep) -> Response:
+async def help_lang(lang: str, request: Request, runtime: RuntimeDep) -> Response:
     resolved = _lang_or_redirect(runtime, lang, request)
     if isinstance(resolved, Response):
         return resolved
@@ -151,7 +153,7 @@ def help_lang(lang: str, request: Request, runtime: RuntimeDep) -> Response:
 
 
 @router.get("/help/{lang}/{guide_id}", summary="The guide as a page", response_class=Response)
-def guide_page(lang: str, guide_id: str, request: Request, runtime: RuntimeDep) -> Response:
+async def guide_page(lang: str, guide_id: str, request: Request, runtime: RuntimeDep) -> Response:
     """The whole guide rendered from the same data as `GET /v1/guides/{guide_id}`: table of contents with
     anchors equal to the section ids, the risk table, checklists, YAML code blocks and the FAQ."""
     resolved = _lang_or_redirect(runtime, lang, request)
@@ -164,7 +166,7 @@ def guide_page(lang: str, guide_id: str, request: Request, runtime: RuntimeDep) 
 
 
 @router.get("/static/{name}", include_in_schema=False)
-def static_asset(name: str, request: Request) -> Response:
+async def static_asset(name: str, request: Request) -> Response:
     asset = _pages(request).assets.get(name)
     if asset is None:
         raise NotFound()

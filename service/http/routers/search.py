@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from ...answers import answer_search
@@ -20,7 +20,8 @@ router = APIRouter(prefix="/v1", tags=["search"])
     response_model=schemas.SearchResponse,
     responses={422: {"model": schemas.Problem, "description": "Missing or invalid parameters."}},
 )
-def search(
+async def search(
+    request: Request,
     runtime: RuntimeDep,
     neg: LangDep,
     q: Annotated[str, Query(min_length=1, max_length=2000, description="The question, in any of the languages.")],
@@ -31,4 +32,6 @@ def search(
     Titles and snippets come in the negotiated language, each hit with a link to its help page. `match` is
     `none` (and `hits` empty) when nothing is relevant, so a caller can hand off honestly.
     """
-    return json_response(answer_search(runtime.index, runtime.catalogs, neg, q, limit, thresholds_of(runtime)), neg)
+    answer = answer_search(runtime.index, runtime.catalogs, neg, q, limit, thresholds_of(runtime))
+    request.app.state.metrics.matches.labels("search", neg.lang, answer["match"]).inc()
+    return json_response(answer, neg)

@@ -1,0 +1,27 @@
+"""Prometheus metrics of one worker (prometheus-client), on a registry of the app's own."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.requests = Counter(
+            "remedy_requests_total", "HTTP requests by route, method and status.",
+            ("route", "method", "status"), registry=self.registry,
+        )
+        self.latency = Histogram(
+            "remedy_request_duration_seconds", "Time to answer, by route.", ("route",),
+            buckets=LATENCY_BUCKETS, registry=self.registry,
+        )
+        self.matches = Counter(
+            "remedy_match_total", "Free-text outcomes by endpoint, answer language and match "
+            "(the no-match rate is match=\"none\" over all).", ("endpoint", "lang", "match"), registry=self.registry,
+        )
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

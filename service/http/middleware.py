@@ -1,0 +1,210 @@
+"""Pure ASGI middleware: request ids, JSON access logs, metrics, security headers, and body limits.
+
+The body guard reads a request body once, bounded: over the limit -> 413, not UTF-8 -> 400, JSON nested
+past the limit -> 400; the handlers then see the same bytes. Everything answers problem+json.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from ..errors import InvalidUtf8, JsonTooDeep, PayloadTooLarge, RemedyError
+from ..settings import Settings
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+ProblemWriter = Callable[[Scope, RemedyError], tuple[int, list[tuple[bytes, bytes]], bytes]]
+
+log = logging.getLogger("remedy.access")
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+
+
+def json_depth_exceeds(body: bytes, limit: int) -> bool:
+    """Whether arrays/objects nest deeper than `limit` (strings skipped). Cheap unless the body has many brackets.
+
+    >>> json_depth_exceeds(b'{"a": [[1]]}', 2), json_depth_exceeds(b'{"a": "[[[[["}', 2)
+    (True, False)
+    """
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for byte in body:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
+class BodyGuard:
+    """Bounded request bodies for the JSON API: size, UTF-8 and nesting are checked before any parsing."""
+
+    def __init__(self, app: ASGIApp, settings: Settings, problem: ProblemWriter) -> None:
+        self.app = app
+        self.max_bytes = settings.max_body_bytes
+        self.max_depth = settings.max_json_depth
+        self.problem = problem
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        length = _header(scope, b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_bytes:
+            await self._refuse(scope, send, PayloadTooLarge(limit=self.max_bytes))
+            return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._refuse(scope, send, PayloadTooLarge(limit=self.max_bytes))
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            await self._refuse(scope, send, InvalidUtf8())
+            return
+        if json_depth_exceeds(body, self.max_depth):
+            await self._refuse(scope, send, JsonTooDeep(limit=self.max_depth))
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, send: Send, error: RemedyError) -> None:
+        status, headers, body = self.problem(scope, error)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+class RequestContext:
+    """A request id (from `X-Request-ID` when sane, else new), security headers, metrics and one log line."""
+
+    def __init__(self, app: ASGIApp, settings: Settings, metrics: Any) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.log_json = settings.log_json
+        extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin")]
+        if settings.hsts:
+            extra.append((b"strict-transport-security", b"max-age=31536000; includeSubDomains"))
+        self.extra = extra
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = _header(scope, b"x-request-id")
+        request_id = given if given and _REQUEST_ID.match(given) else uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = request_id
+        started = time.perf_counter()
+        status = 500
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                headers.append((b"x-request-id", request_id.encode()))
+                headers.extend((k, v) for k, v in self.extra if k not in present)
+                message["headers"] = headers
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_headers)
+        finally:
+            elapsed = time.perf_counter() - started
+            route = self._route(scope)
+            self.metrics.requests.labels(route, scope["method"], str(status)).inc()
+            self.metrics.latency.labels(route).observe(elapsed)
+            if log.isEnabledFor(logging.INFO):
+                log.info(
+                    "request",
+                    extra={
+                        "fields": {
+                            "request_id": request_id,
+                            "method": scope["method"],
+                            "path": scope["path"],
+                            "route": route,
+                            "status": status,
+                            "duration_ms": round(elapsed * 1000, 3),
+                        }
+                    },
+                )
+
+    @staticmethod
+    def _route(scope: Scope) -> str:
+        """The route template (`/v1/symptoms/{symptom_id}`), so metrics stay bounded whatever the paths."""
+        route = scope.get("route")
+        return str(getattr(route, "path", "unmatched"))
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message and the record's `fields`."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        out.update(getattr(record, "fields", {}))
+        if record.exc_info:
+            out["error"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+def configure_logging(settings: Settings) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(
+        JsonFormatter() if settings.log_json else logging.Formatter("%(levelname)s %(name)s %(message)s")
+    )
+    root = logging.getLogger("remedy")
+    root.handlers[:] = [handler]
+    root.setLevel(settings.log_level.upper())
+    root.propagate = False
