@@ -141,5 +141,11 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
-        log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return problem_response(request, RemedyError())
+        # Answered by the outermost error middleware, outside RequestContext: carry the request id here.
+        request_id = getattr(request.state, "request_id", None)
+        log.exception("unexpected error on %s %s", request.method, request.url.path,
+                      extra={"fields": {"request_id": request_id}})
+        response = problem_response(request, RemedyError())
+        if request_id:
+            response.headers["X-Request-ID"] = request_id
+        return response

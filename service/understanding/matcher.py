@@ -78,6 +78,8 @@ class Matcher:
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
     weights_by_name: dict[str, tuple[tuple[int, float], ...]]
+    open_targets: tuple[int, ...]  # targets with no requirement: candidates for every in-domain query
+    requirers: dict[str, tuple[int, ...]]  # name -> targets that require it
     # word -> (its weight, the targets whose texts hold it): bounded, cleared when full.
     word_cache: dict[str, tuple[float, tuple[tuple[int, float], ...]]] = field(default_factory=dict)
 
@@ -121,7 +123,17 @@ def build_matcher(content: Content) -> Matcher:
         postings=postings,
         default_idf=default_idf,
         weights_by_name={k: tuple(v) for k, v in by_name.items()},
+        open_targets=tuple(i for i, t in enumerate(targets) if not (t.require or t.groups)),
+        requirers=_requirers(targets),
     )
+
+
+def _requirers(targets: tuple[Target, ...]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, list[int]] = {}
+    for i, target in enumerate(targets):
+        for name in target.require.union(*target.groups):
+            out.setdefault(name, []).append(i)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _all_text(text: Any) -> Iterable[str]:
@@ -310,19 +322,27 @@ def _word_postings(matcher: Matcher, tok: Token) -> tuple[float, tuple[tuple[int
 
 
 def _rank(matcher: Matcher, present: frozenset[str], similarity: dict[int, float]) -> tuple[Scored, ...]:
-    scores = [t.intent.prior for t in matcher.targets]
+    """Score only the targets the query touches (plus those that need nothing), so the cost follows the
+    query, not the size of the knowledge."""
+    scores: dict[int, float] = {}
     for name in present:
         for i, weight in matcher.weights_by_name.get(name, ()):
-            scores[i] += weight
+            scores[i] = scores.get(i, 0.0) + weight
     for i, sim in similarity.items():
-        scores[i] += SIMILARITY_WEIGHT * sim
+        scores[i] = scores.get(i, 0.0) + SIMILARITY_WEIGHT * sim
+    for i in matcher.open_targets:
+        scores.setdefault(i, 0.0)
+    for name in present:
+        for i in matcher.requirers.get(name, ()):
+            scores.setdefault(i, 0.0)
     scored = []
-    for i, target in enumerate(matcher.targets):
+    for i, partial in scores.items():
+        target = matcher.targets[i]
         if not target.require <= present or not present.isdisjoint(target.forbid):
             continue
         if any(present.isdisjoint(group) for group in target.groups):
             continue
-        scored.append(Scored(target.id, target.intent.kind, round(scores[i], 4)))
+        scored.append(Scored(target.id, target.intent.kind, round(target.intent.prior + partial, 4)))
     scored.sort(key=lambda s: (-s.score, s.id))
     return tuple(scored)
 

@@ -1,0 +1,125 @@
+"""Limits and failure behaviour, request ids, metrics, readiness, CORS and security headers."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from service.http.app import create_app
+from service.runtime import Runtime
+from service.settings import Settings
+
+
+def test_body_over_the_limit_is_413(client: TestClient) -> None:
+    r = client.post(
+        "/v1/diagnose",
+        content=b'{"query": "' + b"x" * 300_000 + b'"}',
+        headers={"Content-Type": "application/json", "Accept-Language": "es"},
+    )
+    assert r.status_code == 413 and r.json()["code"] == "payload-too-large" and r.json()["lang"] == "es"
+
+
+def test_streamed_body_over_the_limit_is_413(client: TestClient) -> None:
+    def chunks():  # type: ignore[no-untyped-def]
+        for _ in range(40):
+            yield b"x" * 10_000
+
+    r = client.post("/v1/config/check", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_invalid_utf8_is_400(client: TestClient) -> None:
+    r = client.post("/v1/diagnose", content=b'{"query": "\xff\xfe OOM"}', headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "invalid-utf8"
+
+
+def test_deep_json_is_400_not_a_crash(client: TestClient) -> None:
+    deep = b'{"config": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    r = client.post("/v1/config/check", content=deep, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "json-too-deep"
+
+
+def test_brackets_inside_strings_do_not_count(client: TestClient) -> None:
+    r = client.post("/v1/diagnose", json={"query": "[" * 100 + " OOM at step 2"})
+    assert r.status_code == 200
+
+
+def test_unexpected_exception_is_a_500_problem_without_internals(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from service.http.routers import diagnose
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(diagnose, "answer_diagnosis", boom)
+    with TestClient(create_app(runtime=runtime), raise_server_exceptions=False) as c:
+        r = c.post("/v1/diagnose", json={"symptom": "oom-general"}, headers={"X-Request-ID": "abc-123"})
+    assert r.status_code == 500 and r.json()["code"] == "internal-error"
+    assert "secret" not in r.text and "Traceback" not in r.text
+    assert r.headers["x-request-id"] == "abc-123"
+
+
+def test_request_id_is_echoed_or_made(client: TestClient) -> None:
+    assert client.get("/healthz", headers={"X-Request-ID": "req-42"}).headers["x-request-id"] == "req-42"
+    made = client.get("/healthz", headers={"X-Request-ID": "bad id with spaces"}).headers["x-request-id"]
+    assert made != "bad id with spaces" and len(made) == 32
+
+
+def test_security_headers_on_api_answers(client: TestClient) -> None:
+    r = client.get("/v1/meta")
+    assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "same-origin"
+
+
+def test_metrics_count_routes_and_match_outcomes(client: TestClient) -> None:
+    client.post("/v1/diagnose", json={"query": "how much is a pro plan", "lang": "en"})
+    client.get("/v1/symptoms/oom-general")
+    text = client.get("/metrics").text
+    assert 'remedy_requests_total{method="GET",route="/v1/symptoms/{symptom_id}",status="200"}' in text
+    assert 'remedy_match_total{endpoint="diagnose",lang="en",match="none"}' in text
+    assert "remedy_request_duration_seconds_bucket" in text
+
+
+def test_readiness_waits_for_the_index() -> None:
+    app = create_app(Settings(), lazy=True)
+    with TestClient(app) as c:
+        assert c.get("/healthz").status_code == 200
+        first = c.get("/readyz")
+        if first.status_code == 503:
+            assert first.json()["ready"] is False
+            r = c.get("/v1/meta")
+            assert r.status_code == 503 and r.json()["code"] == "not-ready"
+        deadline = time.monotonic() + 30
+        while c.get("/readyz").status_code != 200:
+            assert time.monotonic() < deadline, "the index was never built"
+            time.sleep(0.05)
+        assert c.get("/v1/meta").status_code == 200
+
+
+def test_cors_allow_list(runtime: Runtime) -> None:
+    settings = Settings(cors_origins=["https://ui.example"])
+    with TestClient(create_app(settings, runtime=runtime)) as c:
+        ok = c.options(
+            "/v1/diagnose", headers={"Origin": "https://ui.example", "Access-Control-Request-Method": "POST"}
+        )
+        assert ok.headers["access-control-allow-origin"] == "https://ui.example"
+        other = c.get("/healthz", headers={"Origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in other.headers
+
+
+def test_bad_cors_setting_is_refused() -> None:
+    with pytest.raises(ValueError):
+        Settings(cors_origins=["ui.example"])
+
+
+def test_json_log_line_carries_the_request_id(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
+    from service.http.middleware import JsonFormatter
+
+    with caplog.at_level("INFO", logger="remedy.access"):
+        client.get("/healthz", headers={"X-Request-ID": "log-me"})
+    record = next(r for r in caplog.records if getattr(r, "fields", {}).get("request_id") == "log-me")
+    line = json.loads(JsonFormatter().format(record))
+    assert line["route"] == "/healthz" and line["status"] == 200 and line["duration_ms"] >= 0
