@@ -71,10 +71,11 @@ def _serve(args: argparse.Namespace) -> int:
 
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port), ("workers", args.workers)) if v}
     settings = Settings(**overrides)
-    # Fail before binding if the knowledge is broken: file, path and code on stderr.
-    from .runtime import load_runtime
-
-    load_runtime(settings)
+    # Fail before binding if the knowledge is broken: file, path and code on stderr. (Each worker then
+    # builds its index after binding; /readyz says when.)
+    problems, _ = check_content(load_content(settings.knowledge_dir))
+    if problems:
+        raise ContentProblems(problems)
     uvicorn.run(
         "service.http.app:serve_app",
         factory=True,

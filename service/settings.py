@@ -42,6 +42,9 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Origins allowed by CORS (comma-separated in the environment); none by default.",
     )
+    response_cache_size: Annotated[int, Field(ge=0, le=1_000_000)] = Field(
+        4096, description="Computed answers (diagnose, config check, search) kept in a bounded LRU; 0 turns it off."
+    )
     hsts: bool = Field(False, description="Send Strict-Transport-Security (only behind HTTPS).")
     log_json: bool = Field(True, description="Write logs as JSON lines (one per request, with its request id).")
 

@@ -15,7 +15,7 @@ from ..rendering.pages import Pages, load_assets
 from ..runtime import Runtime, load_runtime
 from ..settings import Settings
 from .metrics import Metrics
-from .middleware import BodyGuard, RequestContext, configure_logging
+from .middleware import BodyGuard, RequestContext, ResponseCache, configure_logging
 from .problems import asgi_problem, install_handlers
 from .routers import config, content, diagnose, ops, pages, search
 from .routers.content import build_content_cache
@@ -61,6 +61,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
     install_handlers(app)
     for module in (diagnose, config, search, content, ops, pages):
         app.include_router(module.router)
+    app.add_middleware(ResponseCache, settings=settings, metrics=app.state.metrics)
     app.add_middleware(BodyGuard, settings=settings, problem=asgi_problem)
     if settings.cors_origins:
         app.add_middleware(

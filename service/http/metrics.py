@@ -23,5 +23,10 @@ class Metrics:
             "(the no-match rate is match=\"none\" over all).", ("endpoint", "lang", "match"), registry=self.registry,
         )
 
+        self.cache = Counter(
+            "remedy_response_cache_total", "Computed answers served from the response cache, or not.", ("result",),
+            registry=self.registry,
+        )
+
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -208,3 +208,64 @@ def configure_logging(settings: Settings) -> None:
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level.upper())
     root.propagate = False
+
+
+class ResponseCache:
+    """Answers are deterministic for a knowledge revision: a bounded LRU of successful answers to the
+    computed endpoints, keyed by everything the answer depends on (method, path, query, Accept-Language,
+    body). Size 0 turns it off."""
+
+    CACHED = frozenset({("POST", "/v1/diagnose"), ("POST", "/v1/config/check"), ("GET", "/v1/search")})
+
+    def __init__(self, app: ASGIApp, settings: Settings, metrics: Any) -> None:
+        from collections import OrderedDict
+
+        self.app = app
+        self.size = settings.response_cache_size
+        self.metrics = metrics
+        self.entries: OrderedDict[tuple[Any, ...], tuple[int, list[tuple[bytes, bytes]], bytes]] = OrderedDict()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.size == 0 or scope["type"] != "http" or (scope["method"], scope["path"]) not in self.CACHED:
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        if scope["method"] == "POST":
+            more = True
+            chunks = []
+            while more:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                chunks.append(message.get("body", b""))
+                more = message.get("more_body", False)
+            body = b"".join(chunks)
+        key = (scope["method"], scope["path"], scope.get("query_string", b""), _header(scope, b"accept-language"),
+               _header(scope, b"content-type"), body)
+        hit = self.entries.get(key)
+        if hit is not None:
+            self.entries.move_to_end(key)
+            self.metrics.cache.labels("hit").inc()
+            status, headers, payload = hit
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": payload})
+            return
+        self.metrics.cache.labels("miss").inc()
+        started: Message = {}
+        parts: list[bytes] = []
+
+        async def replay() -> Message:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def capture(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                started.update(message)
+            elif message["type"] == "http.response.body":
+                parts.append(message.get("body", b""))
+            await send(message)
+
+        await self.app(scope, replay, capture)
+        if started.get("status") == 200:
+            self.entries[key] = (200, list(started.get("headers", [])), b"".join(parts))
+            if len(self.entries) > self.size:
+                self.entries.popitem(last=False)

@@ -61,6 +61,7 @@ class Pages:
         )
         self.env.globals["static"] = lambda name: f"/static/{name}?v={assets[name].version}"
         self.env.globals["yaml"] = _yaml
+        self._guides: dict[tuple[str, str, str], str] = {}
 
     def _common(self, lang: str, base_url: str, path_of: Callable[[str], str], page: str) -> dict[str, Any]:
         base = base_url.rstrip("/")
@@ -80,6 +81,17 @@ class Pages:
         }
 
     def guide(self, lang: str, guide_id: str, base_url: str) -> str:
+        """The guide page; rendered once per (language, guide, public base URL), the set being small."""
+        key = (lang, guide_id, base_url)
+        page = self._guides.get(key)
+        if page is None:
+            page = self._render_guide(lang, guide_id, base_url)
+            if len(self._guides) >= 256:
+                self._guides.clear()
+            self._guides[key] = page
+        return page
+
+    def _render_guide(self, lang: str, guide_id: str, base_url: str) -> str:
         guide = render_guide(self.index, self.index.guides[guide_id], lang)
         context = self._common(lang, base_url, lambda code: f"/help/{code}/{guide_id}", "guide")
         first = next((b["text"] for s in guide["sections"] for b in s["blocks"] if b["kind"] == "paragraph"), "")

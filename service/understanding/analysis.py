@@ -121,10 +121,12 @@ class Analyzer:
         self.korean_words = frozenset(korean_words)
         self._korean_max = max((len(w) for w in self.korean_words), default=0)
         self.numbers = {lang: dict(words) for lang, words in number_words.items()}
-        buckets: dict[str, list[str]] = {}
+        # Typo candidates by (first letter, length): a word is only compared with words it could be within
+        # the allowed edits of, so the cost does not grow with the whole vocabulary.
+        buckets: dict[tuple[str, int], list[str]] = {}
         for word in sorted(set(fuzzy_words)):
             if len(word) >= 5 and word.isalpha() and not is_hangul(word):
-                buckets.setdefault(word[0], []).append(word)
+                buckets.setdefault((word[0], len(word)), []).append(word)
         self._fuzzy = {k: tuple(v) for k, v in buckets.items()}
         self._forms_cache: dict[str, tuple[str, ...]] = {}
         self._correct_cache: dict[str, str] = {}
@@ -151,8 +153,9 @@ class Analyzer:
         return cached
 
     def _nearest(self, word: str) -> str:
-        candidates = self._fuzzy.get(word[0], ())
         limit = 1 if len(word) < 9 else 2
+        candidates = [w for n in range(len(word) - limit, len(word) + limit + 1)
+                      for w in self._fuzzy.get((word[0], n), ())]
         found = extractOne(word, candidates, scorer=OSA.distance, score_cutoff=limit)
         return str(found[0]) if found else word
 
