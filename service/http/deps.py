@@ -14,11 +14,17 @@ from ..runtime import Runtime
 from .responses import dumps, strong_etag
 
 
-def get_runtime(request: Request) -> Runtime:
+def runtime_of(request: Request) -> Runtime:
     runtime: Runtime | None = request.app.state.runtime
     if runtime is None:
         raise NotReady()
     return runtime
+
+
+async def get_runtime(request: Request) -> Runtime:
+    # Dependencies are `async def`: FastAPI runs plain `def` dependencies in a thread pool, a hop that
+    # costs more than the work of most requests here.
+    return runtime_of(request)
 
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
@@ -28,14 +34,14 @@ def thresholds_of(runtime: Runtime) -> Thresholds:
     return Thresholds(runtime.settings.match_confident, runtime.settings.match_minimum)
 
 
-def negotiate(
+async def negotiate(
     request: Request,
     lang: Annotated[
         str | None,
         Query(max_length=35, description="Answer language; else Accept-Language; else English."),
     ] = None,
 ) -> Negotiated:
-    runtime = get_runtime(request)
+    runtime = runtime_of(request)
     neg = runtime.catalogs.negotiate(lang, request.headers.get("accept-language"))
     request.state.lang = neg.lang
     return neg
@@ -69,7 +75,7 @@ class ContentCache:
         return payload, strong_etag(payload)
 
 
-def get_cache(request: Request) -> ContentCache:
+async def get_cache(request: Request) -> ContentCache:
     cache: ContentCache = request.app.state.content_cache
     return cache
 

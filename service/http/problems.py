@@ -24,7 +24,7 @@ from ..errors import (
     RemedyError,
     UnsupportedMediaType,
 )
-from .deps import get_runtime
+from .deps import runtime_of
 from .responses import PROBLEM_JSON, dumps, json_response
 
 log = logging.getLogger("remedy.http")
@@ -35,7 +35,7 @@ def problem_type(code: str) -> str:
 
 
 def _negotiated(request: Request, body_lang: str | None = None) -> Negotiated:
-    runtime = get_runtime(request)
+    runtime = runtime_of(request)
     lang = getattr(request.state, "lang", None)
     if lang:
         return Negotiated(lang, None, None)

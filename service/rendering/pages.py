@@ -61,7 +61,7 @@ class Pages:
         )
         self.env.globals["static"] = lambda name: f"/static/{name}?v={assets[name].version}"
         self.env.globals["yaml"] = _yaml
-        self._guides: dict[tuple[str, str, str], str] = {}
+        self._guides: dict[tuple[str, str, str], tuple[bytes, str]] = {}
 
     def _common(self, lang: str, base_url: str, path_of: Callable[[str], str], page: str) -> dict[str, Any]:
         base = base_url.rstrip("/")
@@ -80,12 +80,14 @@ class Pages:
             "revision": self.index.revision,
         }
 
-    def guide(self, lang: str, guide_id: str, base_url: str) -> str:
-        """The guide page; rendered once per (language, guide, public base URL), the set being small."""
+    def guide(self, lang: str, guide_id: str, base_url: str) -> tuple[bytes, str]:
+        """The guide page, encoded, with its strong ETag; rendered once per (language, guide, public base
+        URL), a small set (bounded all the same)."""
         key = (lang, guide_id, base_url)
         page = self._guides.get(key)
         if page is None:
-            page = self._render_guide(lang, guide_id, base_url)
+            body = self._render_guide(lang, guide_id, base_url).encode("utf-8")
+            page = (body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
             if len(self._guides) >= 256:
                 self._guides.clear()
             self._guides[key] = page

@@ -31,9 +31,10 @@ def _pages(request: Request) -> Pages:
     return pages
 
 
-def html_response(request: Request, html: str, lang: str, max_age: int) -> Response:
-    body = html.encode("utf-8")
-    etag = strong_etag(body)
+def html_response(request: Request, html: str | tuple[bytes, str], lang: str, max_age: int) -> Response:
+    """An HTML answer with its headers; `html` may come encoded already, with its ETag."""
+    body, etag = html if isinstance(html, tuple) else (html.encode("utf-8"), "")
+    etag = etag or strong_etag(body)
     headers = {
         "Content-Language": lang,
         "Vary": "Accept-Language",
@@ -161,8 +162,8 @@ async def guide_page(lang: str, guide_id: str, request: Request, runtime: Runtim
         return resolved
     if guide_id not in runtime.index.guides:
         raise UnknownGuide(id=guide_id)
-    html = _pages(request).guide(resolved, guide_id, str(request.base_url))
-    return html_response(request, html, resolved, runtime.settings.cache_max_age)
+    page = _pages(request).guide(resolved, guide_id, str(request.base_url))
+    return html_response(request, page, resolved, runtime.settings.cache_max_age)
 
 
 @router.get("/static/{name}", include_in_schema=False)
