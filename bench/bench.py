@@ -10,6 +10,7 @@ ratios to `/healthz` (the floor: FastAPI + uvicorn answering a constant) are wha
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import re
@@ -158,6 +159,13 @@ def scaled_content(content: Any, copies: int) -> Any:
     concepts = dict(content.concepts)
     for k in range(1, copies):
         suffix = f"x{k}"
+        hangul = chr(0xAC00 + 500 + k)  # a Hangul tag: a Latin one would split off a Korean word
+
+        def tag(text: str, suffix: str = suffix, hangul: str = hangul) -> str:
+            """Every word of `text` made new: a Latin tag on Latin words, a Hangul one on Korean words."""
+            return re.sub(r"\w+", lambda m: m.group(0) + (hangul if "\uac00" <= m.group(0)[-1] <= "\ud7a3"
+                                                           else suffix), text)
+
         for cid in concept_ids:
             concepts[f"{cid}_{suffix}"] = content.concepts[cid]
         for sym in content.symptoms:
@@ -180,15 +188,15 @@ def scaled_content(content: Any, copies: int) -> Any:
             vocab = content.texts[lang].vocabulary
             new_concepts = dict(text.vocabulary.concepts)
             for cid, words in vocab.concepts.items():
-                new_concepts[f"{cid}_{suffix}"] = tuple(f"{w}{suffix}" for w in words)
+                new_concepts[f"{cid}_{suffix}"] = tuple(tag(w) for w in words)
             phrasings = dict(text.vocabulary.phrasings)
             for tid, items in vocab.phrasings.items():
                 if tid in content.intents.targets and content.intents.targets[tid].kind == "symptom":
-                    phrasings[f"{tid}-{suffix}"] = tuple(" ".join(f"{w}{suffix}" for w in p.split()) for p in items)
+                    phrasings[f"{tid}-{suffix}"] = tuple(tag(p) for p in items)
             sym_texts = dict(text.symptoms)
             for sid in content.texts[lang].symptoms:
                 old = content.texts[lang].symptoms[sid]
-                title = " ".join(f"{w}{suffix}" for w in old.title.split())
+                title = tag(old.title)
                 sym_texts[f"{sid}-{suffix}"] = SymptomText(title=title, description=old.description)
             texts[lang] = text.model_copy(update={
                 "vocabulary": Vocabulary(concepts=new_concepts, numbers=vocab.numbers, phrasings=phrasings),
@@ -215,6 +223,8 @@ def scaling(rounds: int) -> None:
         t = time.perf_counter()
         index = build_index(scaled_content(content, copies))
         built = time.perf_counter() - t
+        gc.collect()
+        gc.freeze()  # as the service does once its index is built (service/http/app.py)
         catalogs = Catalogs(settings.locales_dir, index.languages, index.default_lang)
         costs = []
         for _ in range(rounds):
