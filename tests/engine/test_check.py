@@ -7,27 +7,16 @@ Configs are the shared AI Toolkit examples, read in place and mutated as dicts; 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from service.answers import read_config
 from service.engine.check import SEVERITY_ORDER, ConfigCheck, Finding, check_job
 from service.index.build import Index
-
-Process = dict[str, Any]
-Mutation = Callable[[Process], None]
-
-CHROMA = "train_lora_chroma_24gb.yaml"
-FLEX = "train_lora_flex_24gb.yaml"
-FLUX = "train_lora_flux_24gb.yaml"
-QWEN = "train_lora_qwen_image_edit_32gb.yaml"
-WAN = "train_lora_wan21_1b_24gb.yaml"
-PUBLISHED = [CHROMA, FLEX, FLUX, QWEN, WAN]
+from tests.aitk import CHROMA, FLEX, FLUX, PUBLISHED, QWEN, WAN, Mutation, Process, dataset, load_config, model, train
 
 TRAIN = "config.process[0].train"
 DATASET = "config.process[0].datasets[0]"
@@ -36,12 +25,6 @@ LOW_VRAM_PATH = "config.process[0].model.low_vram"
 
 
 # --- helpers -------------------------------------------------------------------------------------------------
-
-
-def load_config(shared: Path, name: str) -> dict[str, Any]:
-    data = yaml.safe_load((shared / "aitk-configs" / name).read_text(encoding="utf-8"))
-    assert isinstance(data, dict)
-    return data
 
 
 def check(index: Index, shared: Path, name: str, *mutations: Mutation) -> ConfigCheck:
@@ -59,28 +42,11 @@ def by_id(result: ConfigCheck) -> dict[str, Finding]:
     return found
 
 
-def train(**values: Any) -> Mutation:
-    def mutate(proc: Process) -> None:
-        proc["train"].update(values)
-    return mutate
-
-
-def dataset(i: int = 0, **values: Any) -> Mutation:
-    def mutate(proc: Process) -> None:
-        proc["datasets"][i].update(values)
-    return mutate
-
-
-def model(**values: Any) -> Mutation:
-    def mutate(proc: Process) -> None:
-        proc["model"].update(values)
-    return mutate
-
-
 def arch(name: str) -> Mutation:
     def mutate(proc: Process) -> None:
         proc["model"].pop("is_flux", None)
         proc["model"]["arch"] = name
+
     return mutate
 
 
@@ -106,7 +72,8 @@ def test_published_preview_findings_are_only_info(index: Index, shared: Path) ->
     """Qwen-Edit previews at 1024x1024 and the Wan video previews (40 frames) are worth a hint, no more."""
     for name in (QWEN, WAN):
         assert [(f.id, f.severity, f.path) for f in check(index, shared, name).findings] == [
-            ("expensive-preview", "info", "config.process[0].sample")]
+            ("expensive-preview", "info", "config.process[0].sample")
+        ]
     for name in (CHROMA, FLEX, FLUX):
         assert check(index, shared, name).findings == ()
 
@@ -130,63 +97,330 @@ class Case:
 
 
 CASES = [
-    Case("qwen-gc-off-batch-2-1024", QWEN, (GC_OFF, train(batch_size=2)), "gc-off", GC_PATH, False, True,
-         "enable-gradient-checkpointing", "high", "high"),
-    Case("qwen-gc-off-batch-1", QWEN, (GC_OFF,), "gc-off", GC_PATH, False, True,
-         "enable-gradient-checkpointing", "warning", "elevated"),
-    Case("qwen-gc-off-two-controls", QWEN, (GC_OFF, dataset(control_path=["/c1", "/c2"])), "gc-off", GC_PATH,
-         False, True, "enable-gradient-checkpointing", "high", "high"),
-    Case("flux-gc-off-multi-bucket", FLUX, (GC_OFF,), "gc-off", GC_PATH, False, True,
-         "enable-gradient-checkpointing", "high", "high"),
-    Case("flux-gc-off-one-bucket", FLUX, (GC_OFF, dataset(resolution=[1024])), "gc-off", GC_PATH, False, True,
-         "enable-gradient-checkpointing", "warning", "elevated"),
-    Case("zimage-gc-off-batch-2-1024", FLUX, (ZIMAGE, GC_OFF, train(batch_size=2)), "gc-off", GC_PATH, False, True,
-         "enable-gradient-checkpointing", "high", "high"),
-    Case("wan-gc-off", WAN, (GC_OFF,), "gc-off", GC_PATH, False, True,
-         "enable-gradient-checkpointing", "warning", "normal"),
-    Case("qwen-quoted-gc-off", QWEN, (train(gradient_checkpointing="false"),), "gc-off", GC_PATH, False, True,
-         "enable-gradient-checkpointing", "warning", "elevated"),
-    Case("qwen-batch-4", QWEN, (train(batch_size=4),), "batch-above-safe", f"{TRAIN}.batch_size", 4, 1,
-         "reduce-batch-size", "warning", "normal"),
-    Case("qwen-batch-2-gc-off", QWEN, (GC_OFF, train(batch_size=2)), "batch-above-safe", f"{TRAIN}.batch_size", 2, 1,
-         "reduce-batch-size", "high", "high"),
-    Case("flux-batch-8", FLUX, (train(batch_size=8),), "batch-above-safe", f"{TRAIN}.batch_size", 8, 4,
-         "reduce-batch-size", "warning", "normal"),
-    Case("flux-batch-8-gc-off", FLUX, (GC_OFF, train(batch_size=8)), "batch-above-safe", f"{TRAIN}.batch_size", 8, 4,
-         "reduce-batch-size", "high", "high"),
-    Case("zimage-batch-2", FLUX, (ZIMAGE, train(batch_size=2)), "batch-above-safe", f"{TRAIN}.batch_size", 2, 1,
-         "reduce-batch-size", "warning", "normal"),
-    Case("wan-batch-2", WAN, (train(batch_size=2),), "batch-above-safe", f"{TRAIN}.batch_size", 2, 1,
-         "reduce-batch-size", "warning", "normal"),
-    Case("flux-dataset-batch-8", FLUX, (dataset(batch_size=8),), "batch-above-safe", f"{DATASET}.batch_size", 8, 4,
-         "reduce-batch-size", "warning", "normal"),
-    Case("qwen-dataset-batch-3", QWEN, (dataset(batch_size=3),), "batch-above-safe", f"{DATASET}.batch_size", 3, 1,
-         "reduce-batch-size", "warning", "normal"),
-    Case("zimage-1536-bucket", FLUX, (ZIMAGE, dataset(resolution=[512, 1024, 1536])), "high-bucket-risky",
-         f"{DATASET}.resolution", [512, 1024, 1536], [512, 1024], "drop-highest-bucket", "warning", "normal"),
-    Case("zimage-1536-bucket-gc-off-batch-2", FLUX, (ZIMAGE, GC_OFF, train(batch_size=2),
-                                                     dataset(resolution=[768, 1536, 1024])),
-         "high-bucket-risky", f"{DATASET}.resolution", [768, 1536, 1024], [768, 1024], "drop-highest-bucket",
-         "high", "high"),
-    Case("flux-gc-off-buckets", FLUX, (GC_OFF,), "high-bucket-risky", f"{DATASET}.resolution", [512, 768, 1024],
-         [512, 768], "drop-highest-bucket", "high", "high"),
-    Case("qwen-batch-4-buckets", QWEN, (train(batch_size=4),), "high-bucket-risky", f"{DATASET}.resolution",
-         [512, 768, 1024], [512, 768], "drop-highest-bucket", "warning", "normal"),
-    Case("wan-dataset-frames-81", WAN, (dataset(num_frames=81),), "video-frames", f"{DATASET}.num_frames", 81, None,
-         "reduce-num-frames", "info", "normal"),
-    Case("wan-dataset-frames-81-gc-off", WAN, (GC_OFF, dataset(num_frames=81)), "video-frames",
-         f"{DATASET}.num_frames", 81, None, "reduce-num-frames", "high", "elevated"),
-    Case("flux-gc-off-low-vram", FLUX, (GC_OFF,), "low-vram-path", LOW_VRAM_PATH, False, True,
-         "use-low-vram-path", "info", "high"),
-    Case("chroma-gc-off-low-vram", CHROMA, (GC_OFF,), "low-vram-path", LOW_VRAM_PATH, False, True,
-         "use-low-vram-path", "info", "high"),
-    Case("qwen-gc-off-no-low-vram", QWEN, (GC_OFF, model(low_vram=False)), "low-vram-path", LOW_VRAM_PATH, False,
-         True, "use-low-vram-path", "info", "elevated"),
-    Case("zimage-batch-2-low-vram", FLUX, (ZIMAGE, train(batch_size=2)), "low-vram-path", LOW_VRAM_PATH, False, True,
-         "use-low-vram-path", "info", "normal"),
-    Case("qwen-gc-off-previews", QWEN, (GC_OFF,), "expensive-preview", "config.process[0].sample",
-         {"width": 1024, "height": 1024, "sample_steps": 25, "sample_every": 250}, None, "cheapen-preview-sampling",
-         "high", "elevated"),
+    Case(
+        "qwen-gc-off-batch-2-1024",
+        QWEN,
+        (GC_OFF, train(batch_size=2)),
+        "gc-off",
+        GC_PATH,
+        False,
+        True,
+        "enable-gradient-checkpointing",
+        "high",
+        "high",
+    ),
+    Case(
+        "qwen-gc-off-batch-1",
+        QWEN,
+        (GC_OFF,),
+        "gc-off",
+        GC_PATH,
+        False,
+        True,
+        "enable-gradient-checkpointing",
+        "warning",
+        "elevated",
+    ),
+    Case(
+        "qwen-gc-off-two-controls",
+        QWEN,
+        (GC_OFF, dataset(control_path=["/c1", "/c2"])),
+        "gc-off",
+        GC_PATH,
+        False,
+        True,
+        "enable-gradient-checkpointing",
+        "high",
+        "high",
+    ),
+    Case(
+        "flux-gc-off-multi-bucket",
+        FLUX,
+        (GC_OFF,),
+        "gc-off",
+        GC_PATH,
+        False,
+        True,
+        "enable-gradient-checkpointing",
+        "high",
+        "high",
+    ),
+    Case(
+        "flux-gc-off-one-bucket",
+        FLUX,
+        (GC_OFF, dataset(resolution=[1024])),
+        "gc-off",
+        GC_PATH,
+        False,
+        True,
+        "enable-gradient-checkpointing",
+        "warning",
+        "elevated",
+    ),
+    Case(
+        "zimage-gc-off-batch-2-1024",
+        FLUX,
+        (ZIMAGE, GC_OFF, train(batch_size=2)),
+        "gc-off",
+        GC_PATH,
+        False,
+        True,
+        "enable-gradient-checkpointing",
+        "high",
+        "high",
+    ),
+    Case(
+        "wan-gc-off",
+        WAN,
+        (GC_OFF,),
+        "gc-off",
+        GC_PATH,
+        False,
+        True,
+        "enable-gradient-checkpointing",
+        "warning",
+        "normal",
+    ),
+    Case(
+        "qwen-quoted-gc-off",
+        QWEN,
+        (train(gradient_checkpointing="false"),),
+        "gc-off",
+        GC_PATH,
+        False,
+        True,
+        "enable-gradient-checkpointing",
+        "warning",
+        "elevated",
+    ),
+    Case(
+        "qwen-batch-4",
+        QWEN,
+        (train(batch_size=4),),
+        "batch-above-safe",
+        f"{TRAIN}.batch_size",
+        4,
+        1,
+        "reduce-batch-size",
+        "warning",
+        "normal",
+    ),
+    Case(
+        "qwen-batch-2-gc-off",
+        QWEN,
+        (GC_OFF, train(batch_size=2)),
+        "batch-above-safe",
+        f"{TRAIN}.batch_size",
+        2,
+        1,
+        "reduce-batch-size",
+        "high",
+        "high",
+    ),
+    Case(
+        "flux-batch-8",
+        FLUX,
+        (train(batch_size=8),),
+        "batch-above-safe",
+        f"{TRAIN}.batch_size",
+        8,
+        4,
+        "reduce-batch-size",
+        "warning",
+        "normal",
+    ),
+    Case(
+        "flux-batch-8-gc-off",
+        FLUX,
+        (GC_OFF, train(batch_size=8)),
+        "batch-above-safe",
+        f"{TRAIN}.batch_size",
+        8,
+        4,
+        "reduce-batch-size",
+        "high",
+        "high",
+    ),
+    Case(
+        "zimage-batch-2",
+        FLUX,
+        (ZIMAGE, train(batch_size=2)),
+        "batch-above-safe",
+        f"{TRAIN}.batch_size",
+        2,
+        1,
+        "reduce-batch-size",
+        "warning",
+        "normal",
+    ),
+    Case(
+        "wan-batch-2",
+        WAN,
+        (train(batch_size=2),),
+        "batch-above-safe",
+        f"{TRAIN}.batch_size",
+        2,
+        1,
+        "reduce-batch-size",
+        "warning",
+        "normal",
+    ),
+    Case(
+        "flux-dataset-batch-8",
+        FLUX,
+        (dataset(batch_size=8),),
+        "batch-above-safe",
+        f"{DATASET}.batch_size",
+        8,
+        4,
+        "reduce-batch-size",
+        "warning",
+        "normal",
+    ),
+    Case(
+        "qwen-dataset-batch-3",
+        QWEN,
+        (dataset(batch_size=3),),
+        "batch-above-safe",
+        f"{DATASET}.batch_size",
+        3,
+        1,
+        "reduce-batch-size",
+        "warning",
+        "normal",
+    ),
+    Case(
+        "zimage-1536-bucket",
+        FLUX,
+        (ZIMAGE, dataset(resolution=[512, 1024, 1536])),
+        "high-bucket-risky",
+        f"{DATASET}.resolution",
+        [512, 1024, 1536],
+        [512, 1024],
+        "drop-highest-bucket",
+        "warning",
+        "normal",
+    ),
+    Case(
+        "zimage-1536-bucket-gc-off-batch-2",
+        FLUX,
+        (ZIMAGE, GC_OFF, train(batch_size=2), dataset(resolution=[768, 1536, 1024])),
+        "high-bucket-risky",
+        f"{DATASET}.resolution",
+        [768, 1536, 1024],
+        [768, 1024],
+        "drop-highest-bucket",
+        "high",
+        "high",
+    ),
+    Case(
+        "flux-gc-off-buckets",
+        FLUX,
+        (GC_OFF,),
+        "high-bucket-risky",
+        f"{DATASET}.resolution",
+        [512, 768, 1024],
+        [512, 768],
+        "drop-highest-bucket",
+        "high",
+        "high",
+    ),
+    Case(
+        "qwen-batch-4-buckets",
+        QWEN,
+        (train(batch_size=4),),
+        "high-bucket-risky",
+        f"{DATASET}.resolution",
+        [512, 768, 1024],
+        [512, 768],
+        "drop-highest-bucket",
+        "warning",
+        "normal",
+    ),
+    Case(
+        "wan-dataset-frames-81",
+        WAN,
+        (dataset(num_frames=81),),
+        "video-frames",
+        f"{DATASET}.num_frames",
+        81,
+        None,
+        "reduce-num-frames",
+        "info",
+        "normal",
+    ),
+    Case(
+        "wan-dataset-frames-81-gc-off",
+        WAN,
+        (GC_OFF, dataset(num_frames=81)),
+        "video-frames",
+        f"{DATASET}.num_frames",
+        81,
+        None,
+        "reduce-num-frames",
+        "high",
+        "elevated",
+    ),
+    Case(
+        "flux-gc-off-low-vram",
+        FLUX,
+        (GC_OFF,),
+        "low-vram-path",
+        LOW_VRAM_PATH,
+        False,
+        True,
+        "use-low-vram-path",
+        "info",
+        "high",
+    ),
+    Case(
+        "chroma-gc-off-low-vram",
+        CHROMA,
+        (GC_OFF,),
+        "low-vram-path",
+        LOW_VRAM_PATH,
+        False,
+        True,
+        "use-low-vram-path",
+        "info",
+        "high",
+    ),
+    Case(
+        "qwen-gc-off-no-low-vram",
+        QWEN,
+        (GC_OFF, model(low_vram=False)),
+        "low-vram-path",
+        LOW_VRAM_PATH,
+        False,
+        True,
+        "use-low-vram-path",
+        "info",
+        "elevated",
+    ),
+    Case(
+        "zimage-batch-2-low-vram",
+        FLUX,
+        (ZIMAGE, train(batch_size=2)),
+        "low-vram-path",
+        LOW_VRAM_PATH,
+        False,
+        True,
+        "use-low-vram-path",
+        "info",
+        "normal",
+    ),
+    Case(
+        "qwen-gc-off-previews",
+        QWEN,
+        (GC_OFF,),
+        "expensive-preview",
+        "config.process[0].sample",
+        {"width": 1024, "height": 1024, "sample_steps": 25, "sample_every": 250},
+        None,
+        "cheapen-preview-sampling",
+        "high",
+        "elevated",
+    ),
 ]
 
 
@@ -217,8 +451,12 @@ ABSENT = [
     ("wan-gc-off-other-family", WAN, (GC_OFF,), "low-vram-path"),
     ("flux-gc-on-batch-1", FLUX, (), "low-vram-path"),
     ("qwen-previews-disabled", QWEN, (train(disable_sampling=True),), "expensive-preview"),
-    ("flux-gc-off-cheap-previews", FLUX, (GC_OFF, lambda proc: proc["sample"].update(width=512, height=512)),
-     "expensive-preview"),
+    (
+        "flux-gc-off-cheap-previews",
+        FLUX,
+        (GC_OFF, lambda proc: proc["sample"].update(width=512, height=512)),
+        "expensive-preview",
+    ),
 ]
 
 

@@ -6,7 +6,6 @@ The shared AI Toolkit configs are read in place from the `shared` fixture path; 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,45 +14,26 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
+from tests.aitk import (
+    EXTRACT,
+    FLUX,
+    OMNIGEN2,
+    PUBLISHED,
+    QWEN,
+    WAN,
+    Mutation,
+    Process,
+    config_text,
+    dataset,
+    load_config,
+    train,
+)
 from tests.conftest import LANGS
 
-Process = dict[str, Any]
-Mutation = Callable[[Process], None]
-
-FLUX = "train_lora_flux_24gb.yaml"
-QWEN = "train_lora_qwen_image_edit_32gb.yaml"
-WAN = "train_lora_wan21_1b_24gb.yaml"
-OMNIGEN2 = "train_lora_omnigen2_24gb.yaml"
-EXTRACT = "extract.example.yml"
-PUBLISHED = ["train_lora_chroma_24gb.yaml", "train_lora_flex_24gb.yaml", FLUX, QWEN, WAN]
 PROBLEM_JSON = "application/problem+json"
 
 
 # --- helpers -------------------------------------------------------------------------------------------------
-
-
-def config_text(shared: Path, name: str) -> str:
-    return (shared / "aitk-configs" / name).read_text(encoding="utf-8")
-
-
-def load_config(shared: Path, name: str, *mutations: Mutation) -> dict[str, Any]:
-    data = copy.deepcopy(yaml.safe_load(config_text(shared, name)))
-    assert isinstance(data, dict)
-    for mutate in mutations:
-        mutate(data["config"]["process"][0])
-    return data
-
-
-def train(**values: Any) -> Mutation:
-    def mutate(proc: Process) -> None:
-        proc["train"].update(values)
-    return mutate
-
-
-def dataset(**values: Any) -> Mutation:
-    def mutate(proc: Process) -> None:
-        proc["datasets"][0].update(values)
-    return mutate
 
 
 def post_check(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -133,8 +113,15 @@ def test_answer_shape(client: TestClient, shared: Path) -> None:
     assert answer["risk"]["level"] == "high" and answer["risk"]["family"] == "qwen-edit"
     assert answer["risk"]["reasons"] and all(r["id"] and r["text"] for r in answer["risk"]["reasons"])
     gc = answer["findings"][0]
-    assert gc == {**gc, "id": "gc-off", "severity": "high", "path": "config.process[0].train.gradient_checkpointing",
-                  "value": False, "suggested": True, "step": "enable-gradient-checkpointing"}
+    assert gc == {
+        **gc,
+        "id": "gc-off",
+        "severity": "high",
+        "path": "config.process[0].train.gradient_checkpointing",
+        "value": False,
+        "suggested": True,
+        "step": "enable-gradient-checkpointing",
+    }
     assert "gradient_checkpointing: true" in gc["detail"]
     batch = next(f for f in answer["findings"] if f["id"] == "batch-above-safe")
     assert (batch["path"], batch["value"], batch["suggested"]) == ("config.process[0].train.batch_size", 2, 1)
@@ -152,8 +139,9 @@ CONFIGS: list[tuple[str, str, tuple[Mutation, ...]]] = [
 
 @pytest.mark.parametrize(("name", "mutations"), [c[1:] for c in CONFIGS], ids=[c[0] for c in CONFIGS])
 @pytest.mark.parametrize("as_yaml", [False, True], ids=["config", "config_yaml"])
-def test_same_findings_in_every_language(client: TestClient, shared: Path, name: str,
-                                         mutations: tuple[Mutation, ...], as_yaml: bool) -> None:
+def test_same_findings_in_every_language(
+    client: TestClient, shared: Path, name: str, mutations: tuple[Mutation, ...], as_yaml: bool
+) -> None:
     data = load_config(shared, name, *mutations)
     body: dict[str, Any] = {"config_yaml": yaml.safe_dump(data, allow_unicode=True)} if as_yaml else {"config": data}
     answers = {lang: post_check(client, **body, lang=lang) for lang in LANGS}
@@ -173,8 +161,11 @@ def test_same_findings_in_every_language(client: TestClient, shared: Path, name:
 
 
 def test_language_from_accept_language(client: TestClient, shared: Path) -> None:
-    r = client.post("/v1/config/check", json={"config": load_config(shared, FLUX, train(batch_size=8))},
-                    headers={"Accept-Language": "pt-BR,pt;q=0.9"})
+    r = client.post(
+        "/v1/config/check",
+        json={"config": load_config(shared, FLUX, train(batch_size=8))},
+        headers={"Accept-Language": "pt-BR,pt;q=0.9"},
+    )
     assert r.status_code == 200 and r.json()["lang"] == "pt" and r.headers["content-language"] == "pt"
     assert "accept-language" in r.headers["vary"].lower()
 
@@ -204,8 +195,10 @@ def test_broken_omnigen2_yaml(client: TestClient, shared: Path, lang: str) -> No
 
 
 def test_invalid_yaml_title_is_localized(client: TestClient, shared: Path) -> None:
-    titles = {lang: problem(client, "/v1/config/check", {"config_yaml": config_text(shared, OMNIGEN2)},
-                            lang=lang)["title"] for lang in LANGS}
+    titles = {
+        lang: problem(client, "/v1/config/check", {"config_yaml": config_text(shared, OMNIGEN2)}, lang=lang)["title"]
+        for lang in LANGS
+    }
     assert titles["en"] == "Invalid YAML"
     assert len(set(titles.values())) == len(LANGS)
 
@@ -219,8 +212,9 @@ def test_recursive_alias_is_refused(client: TestClient) -> None:
 
 
 def test_object_tag_is_refused(client: TestClient) -> None:
-    result = problem(client, "/v1/config/check",
-                     {"config_yaml": "job: !!python/object/apply:os.system ['echo pwned']\n"})
+    result = problem(
+        client, "/v1/config/check", {"config_yaml": "job: !!python/object/apply:os.system ['echo pwned']\n"}
+    )
     assert result["code"] == "yaml-unsafe-tag"
     assert "python/object/apply" in result["detail"]
 
@@ -246,8 +240,11 @@ BAD: list[tuple[str, Any, str]] = [
     ("empty-yaml", {"config_yaml": ""}, "invalid-config"),
     ("yaml-a-list", {"config_yaml": "- 1\n- 2\n"}, "invalid-config"),
     ("no-process", {"config_yaml": "job: extension\nconfig:\n  name: x\n"}, "invalid-config"),
-    ("no-train-section", {"config": {"job": "extension", "config": {"process": [{"type": "locon"}]}}},
-     "invalid-config"),
+    (
+        "no-train-section",
+        {"config": {"job": "extension", "config": {"process": [{"type": "locon"}]}}},
+        "invalid-config",
+    ),
     ("bad-batch", {"config": {"config": {"process": [{"train": {"batch_size": 0}}]}}}, "invalid-config"),
 ]
 
@@ -265,7 +262,8 @@ def test_wrong_type_lists_the_field(client: TestClient) -> None:
 
 def test_oversize_yaml_is_payload_too_large(client: TestClient) -> None:
     assert problem(client, "/v1/config/check", {"config_yaml": "#" * 300_000}, status=413)["code"] == (
-        "payload-too-large")
+        "payload-too-large"
+    )
 
 
 def test_top_bucket_alone_in_its_dataset_has_a_usable_suggestion(client: TestClient, shared: Path) -> None:
@@ -296,8 +294,9 @@ def test_diagnose_reads_the_context_from_config_yaml(client: TestClient, shared:
 
 
 def test_diagnose_query_with_config_yaml(client: TestClient, shared: Path) -> None:
-    answer = diagnose(client, config_yaml=config_text(shared, FLUX),
-                      query="torch.OutOfMemoryError: CUDA out of memory at step 2")
+    answer = diagnose(
+        client, config_yaml=config_text(shared, FLUX), query="torch.OutOfMemoryError: CUDA out of memory at step 2"
+    )
     ctx = answer["context"]
     assert ctx["model_family"] == "flux" and ctx["batch_size"] == 1 and ctx["gradient_checkpointing"] is True
     assert ctx["resolutions"] == [512, 768, 1024]
@@ -305,16 +304,23 @@ def test_diagnose_query_with_config_yaml(client: TestClient, shared: Path) -> No
 
 
 def test_config_wins_over_the_text(client: TestClient, shared: Path) -> None:
-    answer = diagnose(client, config_yaml=config_text(shared, FLUX),
-                      query="OOM at step 2 with batch size 8 and gradient checkpointing off")
+    answer = diagnose(
+        client,
+        config_yaml=config_text(shared, FLUX),
+        query="OOM at step 2 with batch size 8 and gradient checkpointing off",
+    )
     assert answer["context"]["batch_size"] == 1
     assert answer["context"]["gradient_checkpointing"] is True
 
 
 def test_explicit_context_wins_over_config(client: TestClient, shared: Path) -> None:
     data = load_config(shared, QWEN, train(batch_size=4))
-    answer = diagnose(client, config_yaml=yaml.safe_dump(data), symptom="oom-early-steps",
-                      context={"batch_size": 1, "gradient_checkpointing": False})
+    answer = diagnose(
+        client,
+        config_yaml=yaml.safe_dump(data),
+        symptom="oom-early-steps",
+        context={"batch_size": 1, "gradient_checkpointing": False},
+    )
     ctx = answer["context"]
     assert ctx["batch_size"] == 1 and ctx["gradient_checkpointing"] is False
     assert ctx["model_family"] == "qwen-edit", "what the context does not say still comes from the config"
@@ -324,17 +330,20 @@ def test_explicit_context_wins_over_config(client: TestClient, shared: Path) -> 
 
 
 def test_explicit_family_wins_over_config_arch(client: TestClient, shared: Path) -> None:
-    answer = diagnose(client, config=load_config(shared, QWEN), symptom="oom-general",
-                      context={"model_family": "flux"})
+    answer = diagnose(client, config=load_config(shared, QWEN), symptom="oom-general", context={"model_family": "flux"})
     assert answer["context"]["model_family"] == "flux"
     assert answer["risk"]["family"] == "flux"
 
 
-@pytest.mark.parametrize(("name", "batch", "target"), [(QWEN, 4, 1), (QWEN, 2, 1), (FLUX, 8, 4)],
-                         ids=["qwen-batch-4", "qwen-batch-2", "flux-batch-8"])
+@pytest.mark.parametrize(
+    ("name", "batch", "target"),
+    [(QWEN, 4, 1), (QWEN, 2, 1), (FLUX, 8, 4)],
+    ids=["qwen-batch-4", "qwen-batch-2", "flux-batch-8"],
+)
 @pytest.mark.parametrize("as_yaml", [False, True], ids=["config", "config_yaml"])
-def test_reduce_batch_size_patch_targets_the_safe_batch(client: TestClient, shared: Path, name: str, batch: int,
-                                                        target: int, as_yaml: bool) -> None:
+def test_reduce_batch_size_patch_targets_the_safe_batch(
+    client: TestClient, shared: Path, name: str, batch: int, target: int, as_yaml: bool
+) -> None:
     data = load_config(shared, name, train(batch_size=batch))
     body: dict[str, Any] = {"config_yaml": yaml.safe_dump(data)} if as_yaml else {"config": data}
     answer = diagnose(client, **body, symptom="oom-early-steps")
@@ -360,21 +369,27 @@ def test_config_alone_is_enough_to_diagnose(client: TestClient, shared: Path) ->
 
 
 DIAGNOSE_BAD: list[tuple[str, Callable[[Path], dict[str, Any]], str]] = [
-    ("broken-yaml", lambda shared: {"config_yaml": config_text(shared, OMNIGEN2), "symptom": "oom-general"},
-     "invalid-yaml"),
+    (
+        "broken-yaml",
+        lambda shared: {"config_yaml": config_text(shared, OMNIGEN2), "symptom": "oom-general"},
+        "invalid-yaml",
+    ),
     ("alias-bomb", lambda shared: {"config_yaml": alias_bomb(), "symptom": "oom-general"}, "yaml-too-complex"),
     ("object-tag", lambda shared: {"config_yaml": "a: !!python/object/apply:os.getcwd []\n"}, "yaml-unsafe-tag"),
-    ("extract-job", lambda shared: {"config_yaml": config_text(shared, EXTRACT), "query": "OOM"},
-     "not-a-training-job"),
-    ("both", lambda shared: {"config": {}, "config_yaml": "job: extension\n", "symptom": "oom-general"},
-     "conflicting-input"),
+    ("extract-job", lambda shared: {"config_yaml": config_text(shared, EXTRACT), "query": "OOM"}, "not-a-training-job"),
+    (
+        "both",
+        lambda shared: {"config": {}, "config_yaml": "job: extension\n", "symptom": "oom-general"},
+        "conflicting-input",
+    ),
     ("config-list", lambda shared: {"config": [1], "symptom": "oom-general"}, "invalid-request"),
 ]
 
 
 @pytest.mark.parametrize(("make", "code"), [b[1:] for b in DIAGNOSE_BAD], ids=[b[0] for b in DIAGNOSE_BAD])
-def test_bad_config_in_diagnose(client: TestClient, shared: Path, make: Callable[[Path], dict[str, Any]],
-                                code: str) -> None:
+def test_bad_config_in_diagnose(
+    client: TestClient, shared: Path, make: Callable[[Path], dict[str, Any]], code: str
+) -> None:
     result = problem(client, "/v1/diagnose", make(shared))
     assert result["code"] == code
     if code == "invalid-yaml":

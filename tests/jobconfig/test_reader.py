@@ -28,15 +28,8 @@ from service.errors import (
 from service.index.build import Index
 from service.jobconfig.reader import JobView, read_job
 from service.jobconfig.yamltext import MAX_CHARS, load_yaml_text
+from tests.aitk import EXTRACT, FLUX, OMNIGEN2, QWEN, WAN, Mutation, Process, config_text, load_config
 
-Process = dict[str, Any]
-Mutation = Callable[[Process], None]
-
-FLUX = "train_lora_flux_24gb.yaml"
-QWEN = "train_lora_qwen_image_edit_32gb.yaml"
-WAN = "train_lora_wan21_1b_24gb.yaml"
-OMNIGEN2 = "train_lora_omnigen2_24gb.yaml"
-EXTRACT = "extract.example.yml"
 GC_PATH = "config.process[0].train.gradient_checkpointing"
 
 # (file, model_arch, family, resolutions, control_images, low_vram, quantize): every published training config
@@ -55,16 +48,6 @@ PUBLISHED = [
 
 def config_path(shared: Path, name: str) -> Path:
     return shared / "aitk-configs" / name
-
-
-def config_text(shared: Path, name: str) -> str:
-    return config_path(shared, name).read_text(encoding="utf-8")
-
-
-def load_config(shared: Path, name: str) -> dict[str, Any]:
-    data = yaml.safe_load(config_text(shared, name))
-    assert isinstance(data, dict)
-    return data
 
 
 def mutated(shared: Path, name: str, *mutations: Mutation) -> dict[str, Any]:
@@ -95,30 +78,35 @@ def family(index: Index, view: JobView) -> str | None:
 def set_in(section: str, **values: Any) -> Mutation:
     def mutate(proc: Process) -> None:
         proc.setdefault(section, {}).update(values)
+
     return mutate
 
 
 def drop(section: str, key: str) -> Mutation:
     def mutate(proc: Process) -> None:
         del proc[section][key]
+
     return mutate
 
 
 def set_dataset(i: int = 0, **values: Any) -> Mutation:
     def mutate(proc: Process) -> None:
         proc["datasets"][i].update(values)
+
     return mutate
 
 
 def drop_dataset_key(key: str, i: int = 0) -> Mutation:
     def mutate(proc: Process) -> None:
         del proc["datasets"][i][key]
+
     return mutate
 
 
 def add_dataset(**values: Any) -> Mutation:
     def mutate(proc: Process) -> None:
         proc["datasets"].append({"folder_path": "/path/to/more/images", **values})
+
     return mutate
 
 
@@ -126,6 +114,7 @@ def set_arch(arch: str) -> Mutation:
     def mutate(proc: Process) -> None:
         proc["model"].pop("is_flux", None)
         proc["model"]["arch"] = arch
+
     return mutate
 
 
@@ -154,11 +143,22 @@ def form(request: pytest.FixtureRequest) -> str:
 # --- the published configs -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "arch", "fam", "resolutions", "controls", "low_vram", "quantize"), PUBLISHED,
-                         ids=[p[0].removeprefix("train_lora_").split("_")[0] for p in PUBLISHED])
-def test_published_config_effective_values(index: Index, shared: Path, name: str, arch: str, fam: str,
-                                           resolutions: tuple[int, ...], controls: int, low_vram: bool,
-                                           quantize: bool) -> None:
+@pytest.mark.parametrize(
+    ("name", "arch", "fam", "resolutions", "controls", "low_vram", "quantize"),
+    PUBLISHED,
+    ids=[p[0].removeprefix("train_lora_").split("_")[0] for p in PUBLISHED],
+)
+def test_published_config_effective_values(
+    index: Index,
+    shared: Path,
+    name: str,
+    arch: str,
+    fam: str,
+    resolutions: tuple[int, ...],
+    controls: int,
+    low_vram: bool,
+    quantize: bool,
+) -> None:
     view = read_text(index, config_text(shared, name))
     ctx = view.context
     assert family(index, view) == fam
@@ -234,12 +234,23 @@ def test_null_gradient_checkpointing_is_on(index: Index, shared: Path, form: str
     assert view.context.gradient_checkpointing is True
 
 
-@pytest.mark.parametrize(("spelling", "expected"), [
-    (False, False), ("false", False), ("off", False), ("no", False), ("Off", False),
-    (True, True), ("true", True), ("on", True), ("yes", True),
-])
-def test_quoted_gradient_checkpointing_reads_like_yaml(index: Index, shared: Path, spelling: Any,
-                                                       expected: bool) -> None:
+@pytest.mark.parametrize(
+    ("spelling", "expected"),
+    [
+        (False, False),
+        ("false", False),
+        ("off", False),
+        ("no", False),
+        ("Off", False),
+        (True, True),
+        ("true", True),
+        ("on", True),
+        ("yes", True),
+    ],
+)
+def test_quoted_gradient_checkpointing_reads_like_yaml(
+    index: Index, shared: Path, spelling: Any, expected: bool
+) -> None:
     view = submit(index, mutated(shared, FLUX, set_in("train", gradient_checkpointing=spelling)), "yaml")
     assert view.context.gradient_checkpointing is expected
     assert view.locations["gradient_checkpointing"].value is expected
@@ -284,8 +295,9 @@ def test_missing_low_vram_is_off(index: Index, shared: Path) -> None:
 def test_gradient_accumulation_steps_spelling(index: Index, shared: Path) -> None:
     flux = submit(index, mutated(shared, FLUX, set_in("train", gradient_accumulation_steps=4)), "object")
     assert flux.context.gradient_accumulation == 4
-    chroma = submit(index, mutated(shared, "train_lora_chroma_24gb.yaml",
-                                   set_in("train", gradient_accumulation=2)), "object")
+    chroma = submit(
+        index, mutated(shared, "train_lora_chroma_24gb.yaml", set_in("train", gradient_accumulation=2)), "object"
+    )
     assert chroma.context.gradient_accumulation == 2
 
 
@@ -307,8 +319,11 @@ def test_batch_size_location_names_the_dataset_that_sets_it(index: Index, shared
 
 def test_dataset_without_batch_size_uses_train_batch_size(index: Index, shared: Path) -> None:
     """The peak batch over datasets: the one without its own batch_size runs at train.batch_size."""
-    view = submit(index, mutated(shared, FLUX, set_in("train", batch_size=4), set_dataset(batch_size=2),
-                                 add_dataset(resolution=[768])), "object")
+    view = submit(
+        index,
+        mutated(shared, FLUX, set_in("train", batch_size=4), set_dataset(batch_size=2), add_dataset(resolution=[768])),
+        "object",
+    )
     assert view.context.batch_size == 4
     assert view.locations["batch_size"].path == "config.process[0].train.batch_size"
 
@@ -322,22 +337,28 @@ def test_smaller_dataset_batch_size_overrides_train_batch_size(index: Index, sha
 # --- resolution, arch, frames, control images ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("resolution", "expected"), [
-    (768, (768,)),
-    ([1024], (1024,)),
-    ([1024, 512, 768], (512, 768, 1024)),
-    ([512, 512, 1024], (512, 1024)),
-], ids=["number", "one-item-list", "unsorted-list", "duplicates"])
-def test_resolution_is_a_number_or_a_list(index: Index, shared: Path, form: str, resolution: Any,
-                                          expected: tuple[int, ...]) -> None:
+@pytest.mark.parametrize(
+    ("resolution", "expected"),
+    [
+        (768, (768,)),
+        ([1024], (1024,)),
+        ([1024, 512, 768], (512, 768, 1024)),
+        ([512, 512, 1024], (512, 1024)),
+    ],
+    ids=["number", "one-item-list", "unsorted-list", "duplicates"],
+)
+def test_resolution_is_a_number_or_a_list(
+    index: Index, shared: Path, form: str, resolution: Any, expected: tuple[int, ...]
+) -> None:
     view = submit(index, mutated(shared, FLUX, set_dataset(resolution=resolution)), form)
     assert view.context.resolutions == expected
     assert view.locations["resolutions"].value == resolution
 
 
 def test_resolutions_are_merged_over_datasets(index: Index, shared: Path) -> None:
-    view = submit(index, mutated(shared, FLUX, set_dataset(resolution=512), add_dataset(resolution=[768, 1280])),
-                  "object")
+    view = submit(
+        index, mutated(shared, FLUX, set_dataset(resolution=512), add_dataset(resolution=[768, 1280])), "object"
+    )
     assert view.context.resolutions == (512, 768, 1280)
     assert view.locations["resolutions"].path == "config.process[0].datasets[1].resolution"
 
@@ -379,8 +400,11 @@ def test_dataset_num_frames_means_video(index: Index, shared: Path, form: str) -
 
 
 def test_most_frames_over_datasets(index: Index, shared: Path) -> None:
-    view = submit(index, mutated(shared, WAN, set_dataset(num_frames=33), add_dataset(num_frames=81),
-                                 add_dataset(num_frames=17)), "object")
+    view = submit(
+        index,
+        mutated(shared, WAN, set_dataset(num_frames=33), add_dataset(num_frames=81), add_dataset(num_frames=17)),
+        "object",
+    )
     assert view.context.num_frames == 81
     assert view.locations["num_frames"].path == "config.process[0].datasets[1].num_frames"
 
@@ -389,8 +413,11 @@ CONTROLS: list[tuple[str, dict[str, Any], int]] = [
     ("one-path", {"control_path": "/c"}, 1),
     ("list-of-two", {"control_path": ["/c1", "/c2"]}, 2),
     ("list-of-three", {"control_path": ["/c1", "/c2", "/c3"]}, 3),
-    ("numbered-1-to-3", {"control_path": None, "control_path_1": "/a", "control_path_2": "/b",
-                         "control_path_3": "/c"}, 3),
+    (
+        "numbered-1-to-3",
+        {"control_path": None, "control_path_1": "/a", "control_path_2": "/b", "control_path_3": "/c"},
+        3,
+    ),
     ("numbered-1-and-3", {"control_path": None, "control_path_1": "/a", "control_path_3": "/c"}, 2),
     ("list-and-numbered", {"control_path": ["/c1", "/c2"], "control_path_1": "/a"}, 3),
     ("empty", {"control_path": None}, 0),
@@ -439,8 +466,9 @@ BAD_VALUES: list[tuple[str, Mutation, str]] = [
 
 
 @pytest.mark.parametrize(("mutation", "where"), [b[1:] for b in BAD_VALUES], ids=[b[0] for b in BAD_VALUES])
-def test_bad_value_is_invalid_config_naming_its_path(index: Index, shared: Path, mutation: Mutation,
-                                                     where: str) -> None:
+def test_bad_value_is_invalid_config_naming_its_path(
+    index: Index, shared: Path, mutation: Mutation, where: str
+) -> None:
     data = mutated(shared, FLUX, mutation)
     error = raises(InvalidConfig, lambda: submit(index, data, "object"))
     assert error.code == "invalid-config"
@@ -461,11 +489,15 @@ def test_broken_omnigen2_names_line_64_and_65(index: Index, shared: Path) -> Non
     assert error.params["problem"]
 
 
-@pytest.mark.parametrize(("text", "line"), [
-    ("job: extension\nconfig: [1, 2\n", 3),
-    ("job: extension\nconfig:\n  name: 'open\n", 4),
-    ("job: extension\n  bad: indent\n", 2),
-], ids=["unclosed-flow", "unclosed-quote", "bad-indent"])
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("job: extension\nconfig: [1, 2\n", 3),
+        ("job: extension\nconfig:\n  name: 'open\n", 4),
+        ("job: extension\n  bad: indent\n", 2),
+    ],
+    ids=["unclosed-flow", "unclosed-quote", "bad-indent"],
+)
 def test_syntax_error_names_a_line(text: str, line: int) -> None:
     error = raises(InvalidYaml, lambda: load_yaml_text(text))
     assert error.extra["line"] == line
@@ -489,8 +521,9 @@ def test_object_tags_are_refused(index: Index, text: str, tag: str) -> None:
 
 
 def test_object_tag_inside_a_real_config_is_refused(index: Index, shared: Path) -> None:
-    text = config_text(shared, FLUX).replace('name_or_path: "black-forest-labs/FLUX.1-dev"',
-                                             "name_or_path: !!python/object/apply:os.getcwd []")
+    text = config_text(shared, FLUX).replace(
+        'name_or_path: "black-forest-labs/FLUX.1-dev"', "name_or_path: !!python/object/apply:os.getcwd []"
+    )
     assert "!!python/object/apply" in text
     assert raises(YamlUnsafeTag, lambda: read_text(index, text)).code == "yaml-unsafe-tag"
 
@@ -505,11 +538,15 @@ def test_small_alias_graph_under_the_limit_is_fine() -> None:
     assert len(data["a3"]) == 3
 
 
-@pytest.mark.parametrize("text", [
-    "a: &a [*a]\n",
-    "a: &a {b: *a}\n",
-    "config: &c\n  process: [*c]\n",
-], ids=["sequence", "mapping", "nested"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &a [*a]\n",
+        "a: &a {b: *a}\n",
+        "config: &c\n  process: [*c]\n",
+    ],
+    ids=["sequence", "mapping", "nested"],
+)
 def test_recursive_alias_is_too_complex(index: Index, text: str) -> None:
     assert raises(YamlTooComplex, lambda: read_text(index, text)).code == "yaml-too-complex"
 
@@ -562,8 +599,9 @@ def test_not_an_ai_toolkit_config_is_invalid_config(index: Index, text: str) -> 
     assert error.code == "invalid-config" and error.params["reason"]
 
 
-@pytest.mark.parametrize("data", [[1, 2], "text", 3, {}, {"job": "extension"}],
-                         ids=["list", "string", "number", "empty", "no-config"])
+@pytest.mark.parametrize(
+    "data", [[1, 2], "text", 3, {}, {"job": "extension"}], ids=["list", "string", "number", "empty", "no-config"]
+)
 def test_not_a_mapping_object_is_invalid_config(data: Any) -> None:
     assert raises(InvalidConfig, lambda: read_job(data)).code == "invalid-config"
 
