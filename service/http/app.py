@@ -43,8 +43,8 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None, lazy: bool = False) -> FastAPI:
     """Build the app. Eager (the default) loads the knowledge here, so broken knowledge raises
-    `ContentProblems` before anything is served; `lazy` answers `/healthz` at once and `/readyz` (and every
-    other route, with 503 `not-ready`) once the index is built in the background."""
+    `ContentProblems` before anything is served; `lazy` answers `/healthz` at once, `/readyz` once the
+    index is built in the background, and holds other requests until then (503 `not-ready` after 15 s)."""
     settings = settings or (runtime.settings if runtime else Settings())
 
     @asynccontextmanager
@@ -55,6 +55,10 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
                     attach_runtime(app, load_runtime(settings))
                 except Exception:
                     log.exception("the knowledge could not be loaded; the service stays not ready")
+                finally:
+                    app.state.loading = False
+
+            app.state.loading = True
             threading.Thread(target=load, name="remedy-index", daemon=True).start()
         yield
 
@@ -62,6 +66,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
     app.state.settings = settings
     app.state.metrics = Metrics()
     app.state.ready = False
+    app.state.loading = False
     app.state.runtime = None
     install_handlers(app)
     for module in (diagnose, config, search, content, ops, pages):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -21,9 +23,17 @@ def runtime_of(request: Request) -> Runtime:
     return runtime
 
 
+READY_WAIT_SECONDS = 15.0
+
+
 async def get_runtime(request: Request) -> Runtime:
     # Dependencies are `async def`: FastAPI runs plain `def` dependencies in a thread pool, a hop that
     # costs more than the work of most requests here.
+    if request.app.state.runtime is None and getattr(request.app.state, "loading", False):
+        # Right after start-up the index is still being built: hold the request briefly rather than fail it.
+        deadline = time.monotonic() + READY_WAIT_SECONDS
+        while request.app.state.runtime is None and request.app.state.loading and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
     return runtime_of(request)
 
 
