@@ -39,7 +39,7 @@ def job_facts(index: Index, view: JobView) -> tuple[dict[str, Any], Risk]:
     family = index.families[context.model_family or index.fallback_family]
     batch = context.batch_size
     facts["batch_above_safe"] = batch is not None and batch > family.safe_batch
-    risk = assess_risk(index, context)
+    risk = assess_risk(index, context, facts)
     facts["risk_level"] = risk.level
     return facts, risk
 

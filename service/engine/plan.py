@@ -57,7 +57,7 @@ def plan_symptom(index: Index, symptom_id: str, context: Context) -> Plan:
         symptom=symptom_id,
         context=context,
         steps=tuple(steps),
-        risk=assess_risk(index, context),
+        risk=assess_risk(index, context, facts),
         needs=needs,
         related=compiled.symptom.related,
     )

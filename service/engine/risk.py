@@ -19,9 +19,9 @@ class Risk:
     params: dict[str, Any]
 
 
-def assess_risk(index: Index, context: Context) -> Risk:
+def assess_risk(index: Index, context: Context, facts: dict[str, Any] | None = None) -> Risk:
     """The first risk rule that holds sets the level; its facts that hold are the reasons."""
-    facts = facts_of(context)
+    facts = facts if facts is not None else facts_of(context)
     for compiled in index.risk:
         if compiled.when(facts):
             return Risk(

@@ -7,7 +7,7 @@ from typing import Any
 from ..engine.plan import Plan
 from ..engine.risk import Risk
 from ..index.build import Index
-from .views import View, render_faq_entry, section_url, source_of
+from .views import View, section_url, source_of
 
 
 class Params(dict[str, Any]):
@@ -60,8 +60,9 @@ def render_related(index: Index, ids: tuple[str, ...], lang: str) -> list[View]:
     out: list[View] = []
     for ident in ids:
         if ident in index.faq:
-            entry = render_faq_entry(index, index.faq[ident], lang)
-            out.append({"kind": "faq", "id": ident, "title": entry["question"], "url": entry["url"]})
+            question = text.faq[ident]["question"]
+            out.append({"kind": "faq", "id": ident, "title": question,
+                        "url": section_url(index, lang, index.faq[ident].section)})
         elif ident in index.sections:
             guide_id = index.sections[ident]
             sec_text = text.guides[guide_id].sections[ident]
