@@ -129,6 +129,8 @@ class Analyzer:
                 buckets.setdefault((word[0], len(word)), []).append(word)
         self._fuzzy = {k: tuple(v) for k, v in buckets.items()}
         self._forms_cache: dict[str, tuple[str, ...]] = {}
+        self._fixed_cache: dict[str, tuple[str, ...]] = {}
+        self._token_cache: dict[tuple[str, str | None], Token] = {}
         self._correct_cache: dict[str, str] = {}
 
     # --- words -------------------------------------------------------------------------------------
@@ -200,17 +202,29 @@ class Analyzer:
         words: list[str] = []
         for raw in split_tokens(normalize(text)):
             if fix_typos:
-                for part in self.split_compound(raw):
-                    words.append(self.correct(part))
+                fixed = self._fixed_cache.get(raw)
+                if fixed is None:
+                    fixed = tuple(self.correct(part) for part in self.split_compound(raw))
+                    if len(self._fixed_cache) >= FORMS_CACHE_SIZE:
+                        self._fixed_cache.clear()
+                    self._fixed_cache[raw] = fixed
+                words.extend(fixed)
             else:
                 words.append(raw)
         lang = self.detect_language(split_tokens(normalize(lead)) if lead else words, hint)
         numbers = self.numbers.get(lang or "", {})
         known = self.known.get(lang or "", frozenset())
+        cache = self._token_cache
         out = []
         for word in words:
-            native = word in known and (lang != "ko" or is_hangul(word))
-            out.append(self._token(word, numbers, native))
+            token = cache.get((word, lang))
+            if token is None:
+                native = word in known and (lang != "ko" or is_hangul(word))
+                token = self._token(word, numbers, native)
+                if len(cache) >= FORMS_CACHE_SIZE:
+                    cache.clear()
+                cache[(word, lang)] = token
+            out.append(token)
         return lang, out
 
     def _forms(self, word: str) -> tuple[str, ...]:
