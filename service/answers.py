@@ -90,14 +90,7 @@ def read_config(index: Index, config: dict[str, Any] | None, config_yaml: str | 
     if config is None and config_yaml is None:
         return None
     data = config if config is not None else load_yaml_text(config_yaml or "")
-    flags = {flag: _family_arch(index, fam.id) for fam in index.families.values() for flag in fam.legacy_flags}
-    return read_job(data, flags)
-
-
-def _family_arch(index: Index, family_id: str) -> str:
-    """An arch that maps to the family (the first plain pattern), for legacy flags like `is_flux`."""
-    family = index.families[family_id]
-    return next((p for p in family.arch if "*" not in p), family_id)
+    return read_job(data, index.flag_arch)
 
 
 def answer_config_check(index: Index, catalogs: Catalogs, neg: Negotiated, *, config: dict[str, Any] | None = None,

@@ -42,9 +42,6 @@ class Catalogs:
     def gettext(self, lang: str, message: str) -> str:
         return self._translations.get(lang, gettext.NullTranslations()).gettext(message)
 
-    def has_catalog(self, lang: str) -> bool:
-        return type(self._translations.get(lang)) is not gettext.NullTranslations
-
     def name(self, lang: str, in_lang: str | None = None) -> str:
         """The language's name in its own language (`español`), or in `in_lang`."""
         locale = self.locales[lang]

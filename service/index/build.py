@@ -85,6 +85,7 @@ class Index:
     texts: Mapping[str, LanguageText]
     content: Content
     matcher: Matcher
+    flag_arch: Mapping[str, str]  # legacy config flag (`is_flux`) -> an arch of its family (`flux`)
 
     def family_of_arch(self, arch: str) -> str:
         """Map an AI Toolkit `arch` (`zimage:turbo`, `flux`, `wan22_14b`) to a family id."""
@@ -186,6 +187,11 @@ def build_index(content: Content) -> Index:
         texts=_frozen(dict(content.texts)),
         content=content,
         matcher=build_matcher(content),
+        flag_arch=_frozen({
+            flag: next((p for p in family.arch if "*" not in p), family.id)
+            for family in content.families
+            for flag in family.legacy_flags
+        }),
     )
 
 

@@ -21,7 +21,6 @@ router = APIRouter(tags=["help pages"])
 
 CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
-FORM_FIELDS = ("q", "symptom", "gradient_checkpointing", "model_family", "batch_size", "resolutions", "num_frames")
 
 
 def _pages(request: Request) -> Pages:
