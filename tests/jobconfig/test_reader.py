@@ -28,7 +28,7 @@ from service.errors import (
 from service.index.build import Index
 from service.jobconfig.reader import JobView, read_job
 from service.jobconfig.yamltext import MAX_CHARS, load_yaml_text
-from tests.aitk import EXTRACT, FLUX, OMNIGEN2, QWEN, WAN, Mutation, Process, config_text, load_config
+from tests.aitk import EXTRACT, FLUX, OMNIGEN2, QWEN, WAN, Mutation, Process, config_text, dataset, load_config
 
 GC_PATH = "config.process[0].train.gradient_checkpointing"
 
@@ -85,13 +85,6 @@ def set_in(section: str, **values: Any) -> Mutation:
 def drop(section: str, key: str) -> Mutation:
     def mutate(proc: Process) -> None:
         del proc[section][key]
-
-    return mutate
-
-
-def set_dataset(i: int = 0, **values: Any) -> Mutation:
-    def mutate(proc: Process) -> None:
-        proc["datasets"][i].update(values)
 
     return mutate
 
@@ -305,7 +298,7 @@ def test_gradient_accumulation_steps_spelling(index: Index, shared: Path) -> Non
 
 
 def test_dataset_batch_size_overrides_train_batch_size(index: Index, shared: Path, form: str) -> None:
-    view = submit(index, mutated(shared, FLUX, set_dataset(batch_size=4)), form)
+    view = submit(index, mutated(shared, FLUX, dataset(batch_size=4)), form)
     assert view.context.batch_size == 4
     batch = view.locations["batch_size"]
     assert (batch.path, batch.value, batch.present) == ("config.process[0].datasets[0].batch_size", 4, True)
@@ -321,7 +314,7 @@ def test_dataset_without_batch_size_uses_train_batch_size(index: Index, shared: 
     """The peak batch over datasets: the one without its own batch_size runs at train.batch_size."""
     view = submit(
         index,
-        mutated(shared, FLUX, set_in("train", batch_size=4), set_dataset(batch_size=2), add_dataset(resolution=[768])),
+        mutated(shared, FLUX, set_in("train", batch_size=4), dataset(batch_size=2), add_dataset(resolution=[768])),
         "object",
     )
     assert view.context.batch_size == 4
@@ -329,7 +322,7 @@ def test_dataset_without_batch_size_uses_train_batch_size(index: Index, shared: 
 
 
 def test_smaller_dataset_batch_size_overrides_train_batch_size(index: Index, shared: Path) -> None:
-    view = submit(index, mutated(shared, QWEN, set_in("train", batch_size=4), set_dataset(batch_size=1)), "object")
+    view = submit(index, mutated(shared, QWEN, set_in("train", batch_size=4), dataset(batch_size=1)), "object")
     assert view.context.batch_size == 1
     assert view.locations["batch_size"].path == "config.process[0].datasets[0].batch_size"
 
@@ -350,14 +343,14 @@ def test_smaller_dataset_batch_size_overrides_train_batch_size(index: Index, sha
 def test_resolution_is_a_number_or_a_list(
     index: Index, shared: Path, form: str, resolution: Any, expected: tuple[int, ...]
 ) -> None:
-    view = submit(index, mutated(shared, FLUX, set_dataset(resolution=resolution)), form)
+    view = submit(index, mutated(shared, FLUX, dataset(resolution=resolution)), form)
     assert view.context.resolutions == expected
     assert view.locations["resolutions"].value == resolution
 
 
 def test_resolutions_are_merged_over_datasets(index: Index, shared: Path) -> None:
     view = submit(
-        index, mutated(shared, FLUX, set_dataset(resolution=512), add_dataset(resolution=[768, 1280])), "object"
+        index, mutated(shared, FLUX, dataset(resolution=512), add_dataset(resolution=[768, 1280])), "object"
     )
     assert view.context.resolutions == (512, 768, 1280)
     assert view.locations["resolutions"].path == "config.process[0].datasets[1].resolution"
@@ -393,7 +386,7 @@ def test_arch_maps_to_its_family(index: Index, shared: Path, form: str, arch: st
 
 
 def test_dataset_num_frames_means_video(index: Index, shared: Path, form: str) -> None:
-    view = submit(index, mutated(shared, WAN, set_dataset(num_frames=81)), form)
+    view = submit(index, mutated(shared, WAN, dataset(num_frames=81)), form)
     assert view.context.num_frames == 81
     frames = view.locations["num_frames"]
     assert (frames.path, frames.value, frames.present) == ("config.process[0].datasets[0].num_frames", 81, True)
@@ -402,7 +395,7 @@ def test_dataset_num_frames_means_video(index: Index, shared: Path, form: str) -
 def test_most_frames_over_datasets(index: Index, shared: Path) -> None:
     view = submit(
         index,
-        mutated(shared, WAN, set_dataset(num_frames=33), add_dataset(num_frames=81), add_dataset(num_frames=17)),
+        mutated(shared, WAN, dataset(num_frames=33), add_dataset(num_frames=81), add_dataset(num_frames=17)),
         "object",
     )
     assert view.context.num_frames == 81
@@ -427,7 +420,7 @@ CONTROLS: list[tuple[str, dict[str, Any], int]] = [
 
 @pytest.mark.parametrize(("values", "expected"), [c[1:] for c in CONTROLS], ids=[c[0] for c in CONTROLS])
 def test_control_images(index: Index, shared: Path, form: str, values: dict[str, Any], expected: int) -> None:
-    view = submit(index, mutated(shared, QWEN, set_dataset(**values)), form)
+    view = submit(index, mutated(shared, QWEN, dataset(**values)), form)
     assert view.context.control_images == expected
 
 
@@ -456,11 +449,11 @@ def test_training_job_kinds(index: Index, shared: Path, job: str) -> None:
 
 BAD_VALUES: list[tuple[str, Mutation, str]] = [
     ("batch-zero", set_in("train", batch_size=0), "config.process[0].train.batch_size"),
-    ("dataset-batch-text", set_dataset(batch_size="four"), "config.process[0].datasets[0].batch_size"),
-    ("resolution-text", set_dataset(resolution="big"), "config.process[0].datasets[0].resolution"),
-    ("resolution-in-list", set_dataset(resolution=[512, "huge"]), "config.process[0].datasets[0].resolution"),
-    ("resolution-bool", set_dataset(resolution=True), "config.process[0].datasets[0].resolution"),
-    ("frames-text", set_dataset(num_frames="many"), "config.process[0].datasets[0].num_frames"),
+    ("dataset-batch-text", dataset(batch_size="four"), "config.process[0].datasets[0].batch_size"),
+    ("resolution-text", dataset(resolution="big"), "config.process[0].datasets[0].resolution"),
+    ("resolution-in-list", dataset(resolution=[512, "huge"]), "config.process[0].datasets[0].resolution"),
+    ("resolution-bool", dataset(resolution=True), "config.process[0].datasets[0].resolution"),
+    ("frames-text", dataset(num_frames="many"), "config.process[0].datasets[0].num_frames"),
     ("gc-text", set_in("train", gradient_checkpointing="maybe"), "config.process[0].train.gradient_checkpointing"),
 ]
 
