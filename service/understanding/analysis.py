@@ -26,6 +26,8 @@ FORMS_CACHE_SIZE = 20_000  # words; cleared when full, so memory stays bounded u
 _TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
+# Combining diacritical marks (the blocks Latin, Greek and Cyrillic accents decompose into).
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 _ORDINAL_DIGIT = re.compile(r"^(\d{1,7})(?:st|nd|rd|th|o|a|e|er|eme|re|ere|te|ten|ter|tes)$")
 
 # Korean particles and endings, longest first: stripped from a token's end to reach its stem.
@@ -42,8 +44,7 @@ def normalize(text: str) -> str:
     if text.isascii():
         return " ".join(text.casefold().split())
     text = unicodedata.normalize("NFKC", text).casefold()
-    decomposed = unicodedata.normalize("NFD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    stripped = _COMBINING.sub("", unicodedata.normalize("NFD", text))
     return " ".join(unicodedata.normalize("NFC", stripped).split())
 
 
@@ -75,7 +76,7 @@ def split_tokens(normalized: str) -> list[str]:
     """Tokens of normalized text: Latin words/numbers/config keys and Hangul runs, dimensions split."""
     out: list[str] = []
     for tok in _TOKEN.findall(normalized):
-        dim = _DIMENSION.match(tok)
+        dim = _DIMENSION.match(tok) if "x" in tok else None
         if dim:
             out.extend((dim.group(1), dim.group(2)))
         else:

@@ -7,20 +7,19 @@ A phrase of language L is stored as the forms stream L gives it; a query is look
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from .analysis import Analyzer, Token, normalize, split_tokens
+from .analysis import FORMS_CACHE_SIZE, Analyzer, Token, normalize, split_tokens
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(NamedTuple):
     concept: str
     start: int
     end: int  # exclusive
 
 
 class Lexicon:
-    """Per-stream phrase tables: forms tuple -> concepts."""
+    """Per-stream phrase tables: forms tuple -> concepts, plus every shorter prefix of a phrase (no concepts)."""
 
     def __init__(self, analyzer: Analyzer, vocabularies: Mapping[str, Mapping[str, Iterable[str]]]) -> None:
         self.analyzer = analyzer
@@ -34,14 +33,22 @@ class Lexicon:
                     if not forms:
                         continue
                     tables[stream].setdefault(forms, set()).add(concept)
+                    for n in range(1, len(forms)):
+                        tables[stream].setdefault(forms[:n], set())
                     self.max_len = max(self.max_len, len(forms))
+        # An empty set marks a prefix: the window may still grow into a phrase.
         self.tables = tuple({k: frozenset(v) for k, v in t.items()} for t in tables)
-        # First form of a phrase -> its longest length, per stream: most positions need one lookup.
-        starts: list[dict[str, int]] = [{} for _ in tables]
-        for s, table in enumerate(self.tables):
-            for key in table:
-                starts[s][key[0]] = max(starts[s].get(key[0], 0), len(key))
-        self.starts = tuple(starts)
+        self._starts: dict[str, tuple[int, ...]] = {}
+
+    def starting(self, token: Token) -> tuple[int, ...]:
+        """The streams in which a phrase starts with this token (bounded cache, like the analyser's)."""
+        cached = self._starts.get(token.text)
+        if cached is None:
+            cached = tuple(s for s, table in enumerate(self.tables) if (token.forms[s],) in table)
+            if len(self._starts) >= FORMS_CACHE_SIZE:
+                self._starts.clear()
+            self._starts[token.text] = cached
+        return cached
 
     def spot(self, tokens: list[Token], lang: str | None = None) -> list[Hit]:
         """Every concept occurrence, longest phrase first at each position (shorter ones still count).
@@ -50,24 +57,29 @@ class Lexicon:
         only; a window of foreign words in every stream.
         """
         hits: list[Hit] = []
-        every = tuple(range(len(self.tables)))
-        own = (self.analyzer.stream_of(lang),) if lang else every
+        own = self.analyzer.stream_of(lang) if lang else None
         count = len(tokens)
-        for i in range(count):
+        for i, first in enumerate(tokens):
+            streams = self.starting(first)
+            if not streams:
+                continue
             found: dict[int, set[str]] = {}
-            first = tokens[i]
-            for s in own if first.native else every:
-                longest = self.starts[s].get(first.forms[s])
-                if longest is None:
+            for s in streams:
+                foreign_stream = own is not None and s != own
+                if first.native and foreign_stream:
                     continue
                 table = self.tables[s]
-                for n in range(min(longest, count - i), 0, -1):
-                    window = tokens[i : i + n]
-                    if n > 1 and first.native is False and any(t.native for t in window) and s not in own:
-                        continue
-                    concepts = table.get(tuple(t.forms[s] for t in window))
+                key: tuple[str, ...] = ()
+                for j in range(i, min(count, i + self.max_len)):
+                    tok = tokens[j]
+                    if tok.native and foreign_stream and j > i:
+                        break  # a native word ties the window to the query's own stream
+                    key += (tok.forms[s],)
+                    concepts = table.get(key)
+                    if concepts is None:
+                        break
                     if concepts:
-                        found.setdefault(n, set()).update(concepts)
+                        found.setdefault(j - i + 1, set()).update(concepts)
             for n in sorted(found, reverse=True):
                 for concept in sorted(found[n]):
                     hits.append(Hit(concept, i, i + n))

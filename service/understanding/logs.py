@@ -22,6 +22,7 @@ MAX_CHARS: Final = 200_000
 _TEXT_MAX: Final = 200  # longest `text` / `message` kept in signal data
 _WINDOW: Final = 1_500  # characters of an out-of-memory message read for its figures
 _MAX_WINDOWS: Final = 16  # out-of-memory messages read for figures, the last ones
+_REACH: Final = 64  # characters between a figure's anchor word and either end of its match, at most
 _MAX_GIB: Final = 4_096.0  # larger "memory in use" figures are reporting bugs (WSL prints 2**64 bytes)
 
 
@@ -48,6 +49,11 @@ class LogReading:
 _EMPTY: Final = LogReading(signals=(), gpu_oom=False, not_gpu_oom=None, step=None, total_steps=None, phase=None)
 
 # --- patterns (all matched against lowered text) ---------------------------------------------------------------
+#
+# Speed: `re` skips ahead quickly only to a literal prefix; a pattern that starts with `\b`, a lookbehind, `\d` or
+# an alternation of different words is tried at every position of the line (about 20-50 us on a 600-character
+# PyTorch message). So patterns start with a literal (a word boundary, if needed, is a lookbehind after it), and
+# the figures that start with a number are only tried near their anchor word (`_search_near`).
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?")
 
@@ -107,17 +113,22 @@ _FIGURES: Final[tuple[tuple[str, str, re.Pattern[str]], ...]] = (
     ),
 )
 _RESERVED_TOTAL = re.compile(_NUM + r"\s+reserved\s+in\s+total")
-_GPU = re.compile(r"\bgpu\s+(\d{1,3})\s+has\s+a\s+total|\(gpu\s+(\d{1,3})\s*;|allocation\s+on\s+device\s+(\d{1,3})\b")
+# "GPU 0 has a total capacity", "(GPU 0; 23.99 GiB total capacity", "allocation on device 0"
+_GPU: Final[_Gated] = (
+    (("gpu",), re.compile(r"gpu(?<!\wgpu)\s+(\d{1,3})\s+has\s+a\s+total")),
+    (("(gpu",), re.compile(r"\(gpu\s+(\d{1,3})\s*;")),
+    (("device",), re.compile(r"allocation\s+on\s+device\s+(\d{1,3})\b")),
+)
 # "Process 12345 has 10.50 GiB memory in use" -- another process; "this process has ..." is the trainer itself.
-_PROCESS = re.compile(r"(?<![\w-])(?<!this )process\s+(\d{0,10})\s*has\s+" + _NUM + r"\s+memory\s+in\s+use")
+_PROCESS = re.compile(
+    r"process(?<![\w-]process)(?<!this process)\s+(\d{0,10})\s*has\s+" + _NUM + r"\s+memory\s+in\s+use"
+)
 _FRAG_HINT: Final[_Gated] = (
     (
-        ("setting", "large"),
-        re.compile(
-            r"try\s+setting\s+(?:pytorch_cuda_alloc_conf\s*=\s*expandable_segments|max_split_size_mb)"
-            r"|reserved\s+but\s+unallocated\s+memory\s+is\s+large"
-        ),
+        ("setting",),
+        re.compile(r"try\s+setting\s+(?:pytorch_cuda_alloc_conf\s*=\s*expandable_segments|max_split_size_mb)"),
     ),
+    (("large",), re.compile(r"reserved\s+but\s+unallocated\s+memory\s+is\s+large")),
 )
 # AI Toolkit's own notices (jobs/process/BaseSDTrainProcess.py): "# OOM during training step, skipping batch 1/3 #"
 # and "OOM during training step 3 times in a row, aborting training".
@@ -151,7 +162,7 @@ _HOST: Final[_Gated] = (
         ("exit",),
         re.compile(r"\bexit\s*(?:code|status)\s*[:=]?\s*(?:-9|137)\b|\bexited\s+with\s+(?:code|status)\s*(?:-9|137)\b"),
     ),
-    (("memoryerror",), re.compile(r"\bmemoryerror\b")),
+    (("memoryerror",), re.compile(r"memoryerror\b(?<!\wmemoryerror)")),  # Python's, not torch's OutOfMemoryError
     (("allocate",), re.compile(r"cannot\s+allocate\s+memory")),
     (("errno",), re.compile(r"\[errno\s+12\]")),
     (("bad_alloc",), re.compile(r"std::bad_alloc")),
@@ -160,14 +171,9 @@ _HOST: Final[_Gated] = (
 )
 # A CUDA error that is not an out-of-memory error.
 _CUDA_ERROR: Final[_Gated] = (
-    (
-        ("error",),
-        re.compile(
-            r"cuda\s+error:\s*(?!out\s+of\s+memory|c(?:ublas|udnn)_status_alloc_failed)\S"
-            r"|\bnccl\s+error|nccl(?:unhandledcuda|system|internal)error"
-            r"|\bcudnn\s+error"
-        ),
-    ),
+    (("error",), re.compile(r"cuda\s+error:\s*(?!out\s+of\s+memory|c(?:ublas|udnn)_status_alloc_failed)\S")),
+    (("nccl",), re.compile(r"nccl(?:(?<!\wnccl)\s+error|unhandledcudaerror|systemerror|internalerror)")),
+    (("cudnn",), re.compile(r"cudnn(?<!\wcudnn)\s+error")),
     (("assert",), re.compile(r"device-side\s+assert\s+triggered")),
     (
         ("driver",),
@@ -622,9 +628,9 @@ class _Reader:
             found: dict[str, Any] = {}
             at = 0  # where the reserved-but-unallocated figure is, in the window
             for name, word, pattern in _FIGURES:
-                if name in found or word not in window:
+                if name in found:
                     continue
-                m = pattern.search(window)
+                m = _search_near(pattern, window, word)
                 if m is not None:
                     value = _gib(m.group(1), m.group(2))
                     if value is not None:
@@ -632,14 +638,15 @@ class _Reader:
                         at = m.start() if name == "reserved_unallocated_gib" else at
             allocated = found.get("allocated_by_pytorch_gib")
             if "reserved_unallocated_gib" not in found and allocated is not None:
-                m = _RESERVED_TOTAL.search(window)  # the older message: reserved in total - already allocated
+                # The older message: reserved in total - already allocated.
+                m = _search_near(_RESERVED_TOTAL, window, "reserved")
                 reserved = _gib(m.group(1), m.group(2)) if m is not None else None
                 if m is not None and reserved is not None and reserved >= allocated:
                     found["reserved_unallocated_gib"] = round(reserved - allocated, 2)
                     at = m.start()
-            m = _GPU.search(window)
+            m = _first(window, _GPU)
             if m is not None:
-                found["gpu"] = int(next(g for g in m.groups() if g is not None))
+                found["gpu"] = int(m.group(1))
             if "memory in use" in window:
                 self.other_processes(start, window)
             if found.get("reserved_unallocated_gib", 0.0) >= 1.0:
@@ -716,11 +723,26 @@ def _first(low: str, patterns: _Gated) -> re.Match[str] | None:
     """The earliest match of the patterns whose words the line holds."""
     best: re.Match[str] | None = None
     for words, pattern in patterns:
-        if any(w in low for w in words):
-            m = pattern.search(low)
-            if m is not None and (best is None or m.start() < best.start()):
-                best = m
+        for word in words:  # a loop, not any(): this runs for every pattern of every line read
+            if word in low:
+                m = pattern.search(low)
+                if m is not None and (best is None or m.start() < best.start()):
+                    best = m
+                break
     return best
+
+
+def _search_near(pattern: re.Pattern[str], text: str, word: str) -> re.Match[str] | None:
+    """`pattern.search(text)` for a pattern whose every match holds `word` within `_REACH` characters of its
+    ends: only the text around each occurrence of the word is tried, so a pattern that starts with a number is
+    not tried at every position of a long message."""
+    p = text.find(word)
+    while p >= 0:
+        m = pattern.search(text, max(0, p - _REACH), p + len(word) + _REACH)
+        if m is not None:
+            return m
+        p = text.find(word, p + 1)
+    return None
 
 
 def _bar_kind(head: str) -> str:

@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..content.models import Content, Intent
 from .analysis import Analyzer, Token, normalize, split_tokens
@@ -21,11 +21,10 @@ from .logs import LogReading, looks_like_log, read_log
 MAX_QUERY_TOKENS = 160
 MAX_PROSE_LINES = 8
 # Lines of a pasted log (progress bars, tracebacks, figures): `logs.read_log` reads them, the matcher
-# reads the user's own words around them.
-_LOG_LINE = re.compile(
-    r"\|.*\||%\||traceback|file \"|^\s+at |error|exception|\b[gmk]i?b\b|^\s*[#\[]|\d\d:\d\d|torch\.|cuda|\bline \d",
-    re.IGNORECASE,
-)
+# reads the user's own words around them. Plain words are looked up with `in` (a regex alternation that does
+# not start with one literal is tried at every position of a long line); the regex sees only the others.
+_LOG_WORDS = ("%|", "traceback", 'file "', "error", "exception", "torch.", "cuda")
+_LOG_SHAPE = re.compile(r"\|.*\||^\s+at |\b[gmk]i?b\b|^\s*[#\[]|\d\d:\d\d|\bline \d")
 SIMILARITY_WEIGHT = 2.5
 WORD_CACHE_SIZE = 20_000
 
@@ -45,8 +44,7 @@ class Target:
                    frozenset(intent.forbid), tuple(intent.weights.items()))
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(NamedTuple):  # a tuple: made for every candidate of every query, so cheap to create
     id: str
     kind: str
     score: float
@@ -248,8 +246,13 @@ def prose_of(text: str) -> str:
     """The user's own lines of a text that holds a log (the first line always counts)."""
     lines = text.strip().splitlines()
     kept = [lines[0]] if lines else []
-    kept += [line for line in lines[1:] if line.strip() and not _LOG_LINE.search(line)][: MAX_PROSE_LINES - 1]
+    kept += [line for line in lines[1:] if line.strip() and not _is_log_line(line)][: MAX_PROSE_LINES - 1]
     return "\n".join(kept)
+
+
+def _is_log_line(line: str) -> bool:
+    low = line.lower()
+    return any(w in low for w in _LOG_WORDS) or _LOG_SHAPE.search(low) is not None
 
 
 def _features(text: str, stated: Stated, log: LogReading) -> frozenset[str]:
@@ -335,16 +338,20 @@ def _rank(matcher: Matcher, present: frozenset[str], similarity: dict[int, float
     for name in present:
         for i in matcher.requirers.get(name, ()):
             scores.setdefault(i, 0.0)
-    scored = []
+    ordered = []
+    targets = matcher.targets
     for i, partial in scores.items():
-        target = matcher.targets[i]
+        target = targets[i]
         if not target.require <= present or not present.isdisjoint(target.forbid):
             continue
-        if any(present.isdisjoint(group) for group in target.groups):
-            continue
-        scored.append(Scored(target.id, target.intent.kind, round(target.intent.prior + partial, 4)))
-    scored.sort(key=lambda s: (-s.score, s.id))
-    return tuple(scored)
+        for group in target.groups:
+            if present.isdisjoint(group):
+                break
+        else:
+            # Rounded so that the order of summation (set order) never decides a tie.
+            ordered.append((-round((target.intent.prior + partial) * 10_000) / 10_000, target.id, target.intent.kind))
+    ordered.sort()
+    return tuple(Scored(tid, kind, -neg) for neg, tid, kind in ordered)
 
 
 def outcome(best: float, second: float, confident: float, minimum: float) -> tuple[str, float]:
