@@ -289,7 +289,9 @@ def _translation_problems(
 
 def _has_token(text: str, token: str) -> bool:
     """Whole-token containment: `1024` is in `1024–1536` but not in `10240`."""
+    if token not in text:
+        return False
     if not token[0].isalnum():
-        return token in text
+        return True
     pattern = rf"(?<![0-9A-Za-z_]){re.escape(token)}(?![0-9A-Za-z])"
     return re.search(pattern, text) is not None

@@ -13,7 +13,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from .. import __version__
 from ..rendering.pages import Pages, load_assets
-from ..runtime import Runtime, load_runtime
+from ..runtime import Runtime, gc_paused, load_runtime
 from ..settings import Settings
 from .metrics import Metrics
 from .middleware import BodyGuard, RequestContext, ResponseCache, configure_logging
@@ -31,12 +31,13 @@ log = logging.getLogger("remedy.app")
 
 def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
     """Render what is rendered once, then mark the app ready (`/readyz`)."""
-    app.state.content_cache = build_content_cache(runtime)
-    app.state.pages = Pages(runtime.index, runtime.catalogs, load_assets())
+    with gc_paused():
+        app.state.content_cache = build_content_cache(runtime)
+        app.state.pages = Pages(runtime.index, runtime.catalogs, load_assets())
     app.state.runtime = runtime
     # The index is read-only from here on: keep it out of the cyclic GC's scans, so a collection during a
-    # request costs the same whatever the size of the knowledge.
-    gc.collect()
+    # request costs the same whatever the size of the knowledge. (No collection first: start-up leaves no
+    # cyclic garbage to free.)
     gc.freeze()
     app.state.ready = True
 

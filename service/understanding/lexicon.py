@@ -59,8 +59,11 @@ class Lexicon:
         hits: list[Hit] = []
         own = self.analyzer.stream_of(lang) if lang else None
         count = len(tokens)
+        cached = self._starts
         for i, first in enumerate(tokens):
-            streams = self.starting(first)
+            streams = cached.get(first.text)
+            if streams is None:
+                streams = self.starting(first)
             if not streams:
                 continue
             found: dict[int, set[str]] = {}
