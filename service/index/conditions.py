@@ -90,8 +90,15 @@ def _leaf(name: str, op: Callable[[Any, Any], bool], operand: Any) -> Predicate:
 
 
 def _all(parts: tuple[Predicate, ...]) -> Predicate:
+    if len(parts) == 1:
+        return parts[0]  # most conditions have one part: no wrapper to call through on every request
+    if len(parts) == 2:
+        first, second = parts
+        return lambda facts: first(facts) and second(facts)
     return lambda facts: all(p(facts) for p in parts)
 
 
 def _any(parts: tuple[Predicate, ...]) -> Predicate:
+    if len(parts) == 1:
+        return parts[0]
     return lambda facts: any(p(facts) for p in parts)

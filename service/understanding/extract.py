@@ -27,8 +27,15 @@ class Stated:
     num_frames: int | None = None
 
 
-def _spans(hits: list[Hit], concept: str) -> list[Hit]:
-    return [h for h in hits if h.concept == concept]
+_NONE: tuple[Hit, ...] = ()
+
+
+def _by_concept(hits: list[Hit]) -> dict[str, list[Hit]]:
+    """Hits grouped by concept, in text order (read once; the facts below look concepts up by name)."""
+    spans: dict[str, list[Hit]] = {}
+    for h in hits:
+        spans.setdefault(h.concept, []).append(h)
+    return spans
 
 
 def _distance(a: Hit, b: Hit) -> int:
@@ -55,27 +62,27 @@ def _number_near(
     return None
 
 
-def gc_state(hits: list[Hit], tokens: list[Token]) -> bool | None:
+def gc_state(spans: dict[str, list[Hit]], tokens: list[Token]) -> bool | None:
     """On/off said of gradient checkpointing: the nearest on/off word to a GC mention, negation flips it.
 
     Negation counts just before the on/off word, or just after it in Korean (`켜지 않았다`).
     """
-    gcs = _spans(hits, "gc")
+    gcs = spans.get("gc")
     if not gcs:
         return None
-    if any(min(_distance(u, g) for g in gcs) <= _WINDOW + 2 for u in _spans(hits, "unsure")):
+    if any(min(_distance(u, g) for g in gcs) <= _WINDOW + 2 for u in spans.get("unsure", _NONE)):
         return None  # "not sure if GC is on or off"
-    ons, offs = _spans(hits, "on"), _spans(hits, "off")
+    ons, offs = spans.get("on", _NONE), spans.get("off", _NONE)
     inside = {i for g in gcs for i in range(g.start, g.end)}
     for a in ons:
         for b in offs:
             gap = set(range(min(a.end, b.end), max(a.start, b.start)))
             if _distance(a, b) <= 2 and not gap & inside:
                 return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
-    negations = _spans(hits, "negation")
+    negations = spans.get("negation", _NONE)
     best: tuple[int, int, bool] | None = None  # (distance, prefer-off, state)
     for concept, state in (("off", False), ("on", True)):
-        for word in _spans(hits, concept):
+        for word in spans.get(concept, _NONE):
             if any(word.start <= g.start and g.end <= word.end for g in gcs):
                 continue  # the GC mention itself (a config key such as `gradient_checkpointing: true`)
             dist = min(_distance(word, g) for g in gcs)
@@ -92,25 +99,26 @@ def gc_state(hits: list[Hit], tokens: list[Token]) -> bool | None:
 
 
 def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool) -> Stated:
+    spans = _by_concept(hits)
     used: set[int] = set()
-    timed = frozenset(h.start - 1 for h in _spans(hits, "time_unit"))
+    timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE))
     step = None
-    for hit in _spans(hits, "step"):
+    for hit in spans.get("step", _NONE):
         step = _number_near(tokens, hit, after=3, before=3, used=used, timed=timed)
         if step is not None:
             break
     batch = None
-    for hit in _spans(hits, "batch"):
+    for hit in spans.get("batch", _NONE):
         batch = _number_near(tokens, hit, after=4, before=1, used=used)
         if batch is not None and 1 <= batch <= 512:
             break
         batch = None
     frames = None
-    for hit in _spans(hits, "frames"):
+    for hit in spans.get("frames", _NONE):
         frames = _number_near(tokens, hit, after=3, before=2, used=used)
         if frames is not None:
             break
-    buckets = _spans(hits, "bucket")
+    buckets = spans.get("bucket", _NONE)
     sizes: list[int] = []
     for i, tok in enumerate(tokens):
         n = tok.number
@@ -122,18 +130,18 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool) -> Stat
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,
-        gradient_checkpointing=gc_state(hits, tokens),
+        gradient_checkpointing=gc_state(spans, tokens),
         batch_size=batch,
-        resolutions=_resolutions(sizes, hits),
+        resolutions=_resolutions(sizes, spans),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
     )
 
 
-def _resolutions(sizes: list[int], hits: list[Hit]) -> tuple[int, ...] | None:
+def _resolutions(sizes: list[int], spans: dict[str, list[Hit]]) -> tuple[int, ...] | None:
     """The bucket list the text states. One size named as a bucket ("when the 1024 bucket comes up") is one
     of several, so it says nothing of the list; one size alone ("Qwen Edit 1024") is the training size."""
     unique = tuple(sorted(set(sizes)))
-    if len(unique) == 1 and {h.concept for h in hits} & {"bucket", "largest", "intermittent"}:
+    if len(unique) == 1 and not spans.keys().isdisjoint(("bucket", "largest", "intermittent")):
         return None
     return unique or None
 

@@ -18,36 +18,51 @@ class Hit(NamedTuple):
     end: int  # exclusive
 
 
+# A phrase trie node: the concepts of the phrase that ends here, and the next forms.
+Node = tuple[frozenset[str], dict[str, "Node"]]
+# One-word concepts (sorted), and (stream, foreign stream?, next forms) to walk for longer phrases.
+_Starts = tuple[tuple[str, ...], tuple[tuple[int, bool, dict[str, Node]], ...]]
+
+
 class Lexicon:
-    """Per-stream phrase tables: forms tuple -> concepts, plus every shorter prefix of a phrase (no concepts)."""
+    """Per-stream phrase tries over forms: a query is walked word by word from each position."""
 
     def __init__(self, analyzer: Analyzer, vocabularies: Mapping[str, Mapping[str, Iterable[str]]]) -> None:
         self.analyzer = analyzer
-        tables: list[dict[tuple[str, ...], set[str]]] = [{} for _ in analyzer.streams]
+        phrases_by_stream: list[dict[tuple[str, ...], set[str]]] = [{} for _ in analyzer.streams]
         self.max_len = 1
         for lang, concepts in vocabularies.items():
             stream = analyzer.stream_of(lang)
             for concept, phrases in concepts.items():
                 for phrase in phrases:
                     forms = analyzer.phrase_forms(lang, phrase)
-                    if not forms:
-                        continue
-                    tables[stream].setdefault(forms, set()).add(concept)
-                    for n in range(1, len(forms)):
-                        tables[stream].setdefault(forms[:n], set())
-                    self.max_len = max(self.max_len, len(forms))
-        # An empty set marks a prefix: the window may still grow into a phrase.
-        self.tables = tuple({k: frozenset(v) for k, v in t.items()} for t in tables)
-        self._starts: dict[str, tuple[int, ...]] = {}
+                    if forms:
+                        phrases_by_stream[stream].setdefault(forms, set()).add(concept)
+                        self.max_len = max(self.max_len, len(forms))
+        self.roots = tuple(_trie(phrases) for phrases in phrases_by_stream)
+        self._starts: dict[tuple[str, int | None, bool], _Starts] = {}
 
-    def starting(self, token: Token) -> tuple[int, ...]:
-        """The streams in which a phrase starts with this token (bounded cache, like the analyser's)."""
-        cached = self._starts.get(token.text)
+    def starting(self, token: Token, own: int | None) -> _Starts:
+        """What can start at this token when the query's own stream is `own`: the concepts of one-word phrases
+        (sorted) and the tries to walk for longer ones (bounded cache: real queries reuse few words)."""
+        key = (token.text, own, token.native)
+        cached = self._starts.get(key)
         if cached is None:
-            cached = tuple(s for s, table in enumerate(self.tables) if (token.forms[s],) in table)
+            singles: set[str] = set()
+            walks = []
+            for s, root in enumerate(self.roots):
+                foreign_stream = own is not None and s != own
+                node = root.get(token.forms[s])
+                if node is None or (token.native and foreign_stream):
+                    continue
+                concepts, after = node
+                singles |= concepts
+                if after:
+                    walks.append((s, foreign_stream, after))
+            cached = (tuple(sorted(singles)), tuple(walks))
             if len(self._starts) >= FORMS_CACHE_SIZE:
                 self._starts.clear()
-            self._starts[token.text] = cached
+            self._starts[key] = cached
         return cached
 
     def spot(self, tokens: list[Token], lang: str | None = None) -> list[Hit]:
@@ -59,34 +74,45 @@ class Lexicon:
         hits: list[Hit] = []
         own = self.analyzer.stream_of(lang) if lang else None
         count = len(tokens)
-        cached = self._starts
         for i, first in enumerate(tokens):
-            streams = cached.get(first.text)
-            if streams is None:
-                streams = self.starting(first)
-            if not streams:
-                continue
-            found: dict[int, set[str]] = {}
-            for s in streams:
-                foreign_stream = own is not None and s != own
-                if first.native and foreign_stream:
-                    continue
-                table = self.tables[s]
-                key: tuple[str, ...] = ()
-                for j in range(i, min(count, i + self.max_len)):
+            singles, walks = self.starting(first, own)
+            longer: dict[int, set[str]] = {}
+            for s, foreign_stream, after in walks:
+                j = i + 1
+                while after and j < count:
                     tok = tokens[j]
-                    if tok.native and foreign_stream and j > i:
+                    if tok.native and foreign_stream:
                         break  # a native word ties the window to the query's own stream
-                    key += (tok.forms[s],)
-                    concepts = table.get(key)
-                    if concepts is None:
+                    node = after.get(tok.forms[s])
+                    if node is None:
                         break
+                    concepts, after = node
+                    j += 1
                     if concepts:
-                        found.setdefault(j - i + 1, set()).update(concepts)
-            for n in sorted(found, reverse=True):
-                for concept in sorted(found[n]):
+                        longer.setdefault(j - i, set()).update(concepts)
+            for n in sorted(longer, reverse=True):
+                for concept in sorted(longer[n]):
                     hits.append(Hit(concept, i, i + n))
+            for concept in singles:
+                hits.append(Hit(concept, i, i + 1))
         return hits
+
+
+def _trie(phrases: Mapping[tuple[str, ...], set[str]]) -> dict[str, Node]:
+    """Forms tuples -> nested nodes, frozen."""
+    root: dict[str, list] = {}  # type: ignore[type-arg]
+    for forms, concepts in phrases.items():
+        level = root
+        for k, form in enumerate(forms):
+            node = level.setdefault(form, [set(), {}])
+            if k == len(forms) - 1:
+                node[0] |= concepts
+            level = node[1]
+
+    def freeze(level: dict[str, list]) -> dict[str, Node]:  # type: ignore[type-arg]
+        return {form: (frozenset(node[0]), freeze(node[1])) for form, node in level.items()}
+
+    return freeze(root)
 
 
 class Aliases:

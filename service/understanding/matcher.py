@@ -295,10 +295,12 @@ def _similarity(matcher: Matcher, tokens: list[Token]) -> dict[int, float]:
     """Share of the query's (idf-weighted) words found in each target's own texts."""
     gained: dict[int, float] = {}
     total = 0.0
+    cache = matcher.word_cache
     for tok in tokens[:40]:
         if tok.number is not None:
             continue
-        weight, found = _word_postings(matcher, tok)
+        cached = cache.get(tok.text)
+        weight, found = cached if cached is not None else _word_postings(matcher, tok)
         total += weight
         for target, idf in found:
             gained[target] = gained.get(target, 0.0) + idf
