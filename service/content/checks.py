@@ -136,8 +136,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, imp in enumerate(content.intents.implies):
         for ref in imp.all:
             yield from missing(f, f"implies.{i}", ref, names, "concept")
-    for i, ref in enumerate(content.intents.domain):
-        yield from missing(f, f"domain.{i}", ref, names, "concept or feature")
+    for group in ("domain", "outside", "anchors"):
+        for i, ref in enumerate(getattr(content.intents, group)):
+            yield from missing(f, f"{group}.{i}", ref, names, "concept or feature")
     for lang, text in content.texts.items():
         f = f"text/{lang}/vocabulary.yaml"
         for concept in content.concepts:

@@ -163,6 +163,10 @@ class Intent(Frozen):
 class Intents(Frozen):
     implies: tuple[Implication, ...] = ()
     domain: tuple[Key, ...]
+    # A query holding one of `outside` is about something else (a phone's storage, a price plan) unless it
+    # also holds one of `anchors` (the training job itself).
+    outside: tuple[Key, ...] = ()
+    anchors: tuple[Key, ...] = ()
     targets: dict[Id, Intent]
 
 

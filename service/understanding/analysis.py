@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,10 +22,10 @@ from rapidfuzz.process import extractOne
 
 STEMMER_NAMES = {"en": "english", "es": "spanish", "pt": "portuguese", "fr": "french", "de": "german"}
 LATIN_LANGS = tuple(STEMMER_NAMES)
+ENGLISH = "en"
 FORMS_CACHE_SIZE = 20_000  # words; cleared when full, so memory stays bounded under any traffic
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
 # Combining diacritical marks (the blocks Latin, Greek and Cyrillic accents decompose into).
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
@@ -49,7 +50,8 @@ def normalize(text: str) -> str:
 
 
 def is_hangul(token: str) -> bool:
-    return _HANGUL.match(token) is not None
+    """True when the token starts with a Hangul syllable."""
+    return token[:1] >= "\uac00" and token[:1] <= "\ud7a3"
 
 
 @lru_cache(maxsize=8)
@@ -110,7 +112,7 @@ class Analyzer:
         known_words: Mapping[str, Iterable[str]],
         korean_words: Iterable[str],
         number_words: Mapping[str, Mapping[str, int]],
-        fuzzy_words: Iterable[str],
+        fuzzy_words: Mapping[str, Iterable[str]],
     ) -> None:
         self.known = {lang: frozenset(words) for lang, words in known_words.items()}
         self.all_known = frozenset().union(*self.known.values()) if self.known else frozenset()
@@ -121,18 +123,30 @@ class Analyzer:
         self._langs_of = {w: tuple(ls) for w, ls in langs_of.items()}
         self.korean_words = frozenset(korean_words)
         self._korean_max = max((len(w) for w in self.korean_words), default=0)
+        # Stems of each language's known words: an unknown word with a known stem is an inflection
+        # (`entrene` of `entrenar`), not a typo to correct into some other language's word.
+        self._known_stems = {
+            lang: frozenset(stem(lang, w) for w in words) for lang, words in self.known.items() if lang in STEMMER_NAMES
+        }
         self.numbers = {lang: dict(words) for lang, words in number_words.items()}
         # Typo candidates by (first letter, length): a word is only compared with words it could be within
-        # the allowed edits of, so the cost does not grow with the whole vocabulary.
-        buckets: dict[tuple[str, int], list[str]] = {}
-        for word in sorted(set(fuzzy_words)):
-            if len(word) >= 5 and word.isalpha() and not is_hangul(word):
-                buckets.setdefault((word[0], len(word)), []).append(word)
-        self._fuzzy = {k: tuple(v) for k, v in buckets.items()}
+        # the allowed edits of, so the cost does not grow with the whole vocabulary. Per language: a word is
+        # corrected towards the query's language and English (the language of logs and UI labels), never into a
+        # third language (`mismo` is Spanish, not a typo of Portuguese `mesmo`); an unknown language, towards any.
+        by_lang: dict[str | None, set[str]] = {lang: set(words) for lang, words in fuzzy_words.items()}
+        by_lang[None] = set().union(*by_lang.values())
+        english = by_lang.get(ENGLISH, set())
+        self._fuzzy: dict[str | None, dict[tuple[str, int], tuple[str, ...]]] = {}
+        for target, pool in by_lang.items():
+            buckets: dict[tuple[str, int], list[str]] = {}
+            for word in sorted(pool | english):
+                if len(word) >= 5 and word.isalpha() and not is_hangul(word):
+                    buckets.setdefault((word[0], len(word)), []).append(word)
+            self._fuzzy[target] = {k: tuple(v) for k, v in buckets.items()}
         self._forms_cache: dict[str, tuple[str, ...]] = {}
-        self._fixed_cache: dict[str, tuple[str, ...]] = {}
+        self._fixed_cache: dict[tuple[str, str | None], tuple[str, ...]] = {}
         self._token_cache: dict[tuple[str, str | None], Token] = {}
-        self._correct_cache: dict[str, str] = {}
+        self._correct_cache: dict[tuple[str, str | None], str] = {}
 
     # --- words -------------------------------------------------------------------------------------
 
@@ -143,24 +157,56 @@ class Analyzer:
                 return token[:k]
         return strip_korean(token)
 
-    def correct(self, word: str) -> str:
-        """Typo tolerance for words only (never numbers or config keys): the nearest vocabulary word."""
+    def correct(self, word: str, lang: str | None = None) -> str:
+        """Typo tolerance for words only (never numbers or config keys): the nearest vocabulary word. A word
+        that is an inflection of a known word (`entrene` of `entrenar`) is only corrected to a word of the same
+        stem (`memori` -> `memory`), never to another word (`entrene` -> `entree`)."""
         if len(word) < 5 or not word.isalpha() or word in self.all_known or is_hangul(word):
             return word
-        cached = self._correct_cache.get(word)
+        cached = self._correct_cache.get((word, lang))
         if cached is None:
-            cached = self._nearest(word)
+            cached = self._nearest(word, lang)
+            if cached != word and self._inflection(word) and not self._same_stem(word, cached):
+                cached = word
             if len(self._correct_cache) >= FORMS_CACHE_SIZE:
                 self._correct_cache.clear()
-            self._correct_cache[word] = cached
+            self._correct_cache[(word, lang)] = cached
         return cached
 
-    def _nearest(self, word: str) -> str:
+    def _inflection(self, word: str) -> bool:
+        return any(stem(lang, word) in stems for lang, stems in self._known_stems.items())
+
+    @staticmethod
+    def _same_stem(word: str, other: str) -> bool:
+        return any(stem(lang, word) == stem(lang, other) for lang in LATIN_LANGS)
+
+    def _nearest(self, word: str, lang: str | None = None) -> str:
         limit = 1 if len(word) < 9 else 2
-        candidates = [w for n in range(len(word) - limit, len(word) + limit + 1)
-                      for w in self._fuzzy.get((word[0], n), ())]
+        buckets = self._fuzzy.get(lang) or self._fuzzy.get(None, {})
+        candidates = [w for n in range(len(word) - limit, len(word) + limit + 1) for w in buckets.get((word[0], n), ())]
         found = extractOne(word, candidates, scorer=OSA.distance, score_cutoff=limit)
         return str(found[0]) if found else word
+
+    def split_korean(self, run: str) -> list[str]:
+        """A Hangul run written without spaces (`두번째스텝에서메모리부족`) split before each known word of two or
+        more syllables, longest first; what follows a known word stays with it as its ending (`스텝에서`)."""
+        if len(run) < 4 or run in self.korean_words:
+            return [run]
+        pieces: list[str] = []
+        i = 0
+        while i < len(run):
+            for k in range(min(len(run) - i, self._korean_max), 1, -1):
+                if run[i : i + k] in self.korean_words:
+                    pieces.append(run[i : i + k])
+                    i += k
+                    break
+            else:
+                if pieces and i > 0:
+                    pieces[-1] += run[i]
+                else:
+                    pieces.append(run[i])
+                i += 1
+        return pieces
 
     def split_compound(self, word: str) -> list[str]:
         """German-style compounds of two known words (`speicherfehler` -> `speicher`, `fehler`)."""
@@ -176,14 +222,15 @@ class Analyzer:
 
     def detect_language(self, words: list[str], hint: str | None = None) -> str | None:
         """The language whose known words cover the query best (Hangul means Korean); ties go to `hint`."""
-        counts: dict[str, int] = {}
+        langs_of = self._langs_of
+        seen: list[str] = []
         for word in words:
             if is_hangul(word):
                 return "ko"
-            for lang in self._langs_of.get(word, ()):
-                counts[lang] = counts.get(lang, 0) + 1
-        if not counts:
+            seen.extend(langs_of.get(word, ()))
+        if not seen:
             return hint
+        counts = Counter(seen)
         top = max(counts.values())
         if hint is not None and counts.get(hint) == top:
             return hint
@@ -200,19 +247,22 @@ class Analyzer:
         `die` never reads as English `died`; a foreign word (an English term in a Korean sentence) is
         matched in every stream.
         """
+        raws = split_tokens(normalize(text))
+        # The language comes from the words as written: corrections are made towards it.
+        lang = self.detect_language(split_tokens(normalize(lead)) if lead else raws, hint)
         words: list[str] = []
-        for raw in split_tokens(normalize(text)):
-            if fix_typos:
-                fixed = self._fixed_cache.get(raw)
+        if fix_typos:
+            for raw in raws:
+                fixed = self._fixed_cache.get((raw, lang))
                 if fixed is None:
-                    fixed = tuple(self.correct(part) for part in self.split_compound(raw))
+                    parts = self.split_korean(raw) if is_hangul(raw) else self.split_compound(raw)
+                    fixed = tuple(self.correct(part, lang) for part in parts)
                     if len(self._fixed_cache) >= FORMS_CACHE_SIZE:
                         self._fixed_cache.clear()
-                    self._fixed_cache[raw] = fixed
+                    self._fixed_cache[(raw, lang)] = fixed
                 words.extend(fixed)
-            else:
-                words.append(raw)
-        lang = self.detect_language(split_tokens(normalize(lead)) if lead else words, hint)
+        else:
+            words = raws
         numbers = self.numbers.get(lang or "", {})
         known = self.known.get(lang or "", frozenset())
         cache = self._token_cache

@@ -25,6 +25,7 @@ class Stated:
     batch_size: int | None = None
     resolutions: tuple[int, ...] | None = None
     num_frames: int | None = None
+    on_or_off: bool = False  # "on or off?": a question about the switch, not a statement of its state
 
 
 _NONE: tuple[Hit, ...] = ()
@@ -72,13 +73,8 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token]) -> bool | None:
         return None
     if any(min(_distance(u, g) for g in gcs) <= _WINDOW + 2 for u in spans.get("unsure", _NONE)):
         return None  # "not sure if GC is on or off"
-    ons, offs = spans.get("on", _NONE), spans.get("off", _NONE)
-    inside = {i for g in gcs for i in range(g.start, g.end)}
-    for a in ons:
-        for b in offs:
-            gap = set(range(min(a.end, b.end), max(a.start, b.start)))
-            if _distance(a, b) <= 2 and not gap & inside:
-                return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
+    if _on_or_off(spans):
+        return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
     negations = spans.get("negation", _NONE)
     best: tuple[int, int, bool] | None = None  # (distance, prefer-off, state)
     for concept, state in (("off", False), ("on", True)):
@@ -96,6 +92,19 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token]) -> bool | None:
             if best is None or key[:2] < best[:2]:
                 best = key
     return best[2] if best else None
+
+
+def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
+    """An on word and an off word side by side ("on/off", "켜기 끄기") or with an "or" between them ("on or
+    off", "an oder aus", "켜기 vs 끄기"): a question about the switch. ("Back on, retried without changing
+    anything" is not one.)"""
+    ors = {h.start for h in spans.get("either_or", _NONE) if h.end == h.start + 1}
+    for a in spans.get("on", _NONE):
+        for b in spans.get("off", _NONE):
+            gap = range(min(a.end, b.end), max(a.start, b.start))
+            if len(gap) == 0 or (len(gap) == 1 and gap[0] in ors):
+                return True
+    return False
 
 
 def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool) -> Stated:
@@ -134,6 +143,7 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool) -> Stat
         batch_size=batch,
         resolutions=_resolutions(sizes, spans),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
+        on_or_off=_on_or_off(spans),
     )
 
 

@@ -73,6 +73,8 @@ class Matcher:
     targets: tuple[Target, ...]
     implies: tuple[tuple[frozenset[str], str], ...]
     domain: frozenset[str]
+    outside: frozenset[str]
+    anchors: frozenset[str]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
     weights_by_name: dict[str, tuple[tuple[int, float], ...]]
@@ -95,8 +97,8 @@ def build_matcher(content: Content) -> Matcher:
     for phrases in texts["ko"].vocabulary.concepts.values() if "ko" in texts else ():
         for phrase in phrases:
             korean.update(t for t in split_tokens(normalize(phrase)) if not t.isascii())
-    vocab_words = {w for t in texts.values() for ps in t.vocabulary.concepts.values() for p in ps
-                   for w in split_tokens(normalize(p))}
+    vocab_words = {lang: {w for ps in t.vocabulary.concepts.values() for p in ps for w in split_tokens(normalize(p))}
+                   for lang, t in texts.items()}
     analyzer = Analyzer(
         known_words=known,
         korean_words=korean,
@@ -118,6 +120,8 @@ def build_matcher(content: Content) -> Matcher:
         targets=targets,
         implies=tuple((frozenset(i.all), i.then) for i in content.intents.implies),
         domain=frozenset(content.intents.domain),
+        outside=frozenset(content.intents.outside),
+        anchors=frozenset(content.intents.anchors),
         postings=postings,
         default_idf=default_idf,
         weights_by_name={k: tuple(v) for k, v in by_name.items()},
@@ -222,7 +226,9 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     features = _features(text, stated, log)
     family = matcher.aliases.find([t.text for t in tokens])
     present = frozenset(concepts) | features
-    in_domain = bool(present & matcher.domain)
+    in_domain = not present.isdisjoint(matcher.domain) and (
+        present.isdisjoint(matcher.outside) or not present.isdisjoint(matcher.anchors)
+    )
     similarity = _similarity(matcher, tokens)
     ranked = _rank(matcher, present, similarity) if in_domain else ()
     if log.not_gpu_oom and not log.gpu_oom:
@@ -265,6 +271,8 @@ def _features(text: str, stated: Stated, log: LogReading) -> frozenset[str]:
         out.add("early_step" if stated.step <= 10 else "late_step")
     if log.gpu_oom:
         out.add("log_gpu_oom")
+    if log.step is not None:
+        out.add("log_training")
     ids = {s.id for s in log.signals}
     if "sampling" in ids and log.phase == "sampling":
         out.add("log_sampling")
@@ -276,6 +284,8 @@ def _features(text: str, stated: Stated, log: LogReading) -> frozenset[str]:
         out.add("big_bucket")
     if "?" in text or "\uff1f" in text:
         out.add("question")
+    if stated.on_or_off:
+        out.add("on_or_off")
     return frozenset(out)
 
 

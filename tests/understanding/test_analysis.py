@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.index.build import Index
-from service.understanding.analysis import normalize, split_tokens, strip_korean
+from service.understanding.analysis import normalize, split_tokens, stem, strip_korean
 from service.understanding.matcher import understand
 
 
@@ -98,3 +98,36 @@ def test_native_words_do_not_collide_across_languages(index: Index) -> None:
     # German "die" is an article, not English "died"; French "pas" is not Spanish "paso".
     assert "crash" not in concepts(index, "die Samples sind schwach", "de")
     assert "step" not in concepts(index, "ce n'est pas lent", "fr")
+
+
+@pytest.mark.parametrize(
+    ("word", "lang"),
+    [("entrene", "es"), ("acelerarlo", "es"), ("mismo", "es"), ("haben", "de"), ("steht", "de")],
+)
+def test_real_words_are_not_corrected_into_other_words(index: Index, word: str, lang: str) -> None:
+    # An inflection of a known word keeps its stem (`entrene` may become `entrena`, never `entree`), and a
+    # correction never lands in a third language (`mismo` is not Portuguese `mesmo`, `haben` is not `haken`).
+    assert stem(lang, index.matcher.analyzer.correct(word, lang)) == stem(lang, word)
+
+
+def test_a_typo_of_an_inflected_stem_is_still_corrected(index: Index) -> None:
+    # `memori` is the English stem of `memory` (and a Spanish stem): correcting it keeps the stem.
+    assert index.matcher.analyzer.correct("memroy", "fr") == "memory"
+    assert "oom" in understand(index.matcher, "jai un out of memroy cuda, c koi le probleme", "fr").concepts
+
+
+@pytest.mark.parametrize(
+    ("run", "pieces"),
+    [
+        ("두번째스텝에서메모리부족", ["두", "번째", "스텝에서", "메모리부족"]),
+        ("프리뷰에서", ["프리뷰에서"]),  # one word and its particle stay one token
+    ],
+)
+def test_korean_written_without_spaces_is_split_at_known_words(index: Index, run: str, pieces: list[str]) -> None:
+    assert index.matcher.analyzer.split_korean(run) == pieces
+
+
+def test_korean_without_spaces_is_understood(index: Index) -> None:
+    u = understand(index.matcher, "flux dev 학습중 두번째스텝에서메모리부족", "ko")
+    assert u.ranked[0].id == "oom-early-steps"
+    assert u.stated.step == 2

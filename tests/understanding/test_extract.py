@@ -75,3 +75,53 @@ def test_outcome(best: float, second: float, match: str) -> None:
 
 def test_outcome_confidence_grows_with_margin() -> None:
     assert outcome(6.0, 5.5, 0.5, 0.25)[1] < outcome(6.0, 2.0, 0.5, 0.25)[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("this is way too slow, anything I can tweak?\n"
+         "my_lora:  12%|█▎        | 361/3000 [31:12<3:48:05,  5.18s/it, lr: 1.0e-04 loss: 4.120e-01]", "en"),
+        ("das dauert ewig, kann man das beschleunigen?\n"
+         "lora_stil:   3%|▍         | 95/3000 [12:40<6:27:20,  8.00s/it, lr: 1.0e-04 loss: 4.902e-01]", "de"),
+    ],
+)
+def test_a_pasted_training_bar_puts_speed_words_in_the_domain(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "log_training" in u.features and u.ranked[0].id == "slow-training"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("my phone keeps saying it's out of memory, how do i clear it", "en"),
+        ("mi celular dice que no tiene memoria suficiente", "es"),
+        ("quanto de memória tem o plano pro?", "pt"),
+        ("wie speichere ich einen Checkpoint in meinem Spiel", "de"),
+        ("폰 저장공간 부족하다고 뜨는데 어떻게 정리해요", "ko"),
+    ],
+)
+def test_another_subject_is_outside_the_domain(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "elsewhere" in u.concepts and not u.in_domain and u.ranked == ()
+
+
+def test_another_subject_next_to_the_training_job_stays_in_the_domain(index: Index) -> None:
+    u = understand(index.matcher, "my lora training runs out of memory while I browse on my phone", "en")
+    assert u.in_domain and u.ranked[0].kind == "symptom"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "asked"),
+    [
+        ("GC an oder aus?", "de", True),
+        ("should gradient checkpointing be on or off", "en", True),
+        # "back on ... without changing": an on word and an off word far apart are no question
+        ("Turned checkpointing back on, retried without changing anything else, still out of memory", "en", False),
+    ],
+)
+def test_on_or_off_is_a_question_only_side_by_side(index: Index, text: str, lang: str, asked: bool) -> None:
+    u = understand(index.matcher, text, lang)
+    assert ("on_or_off" in u.features) is asked
+    if not asked:
+        assert u.stated.gradient_checkpointing is True
