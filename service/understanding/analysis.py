@@ -113,9 +113,11 @@ class Analyzer:
         korean_words: Iterable[str],
         number_words: Mapping[str, Mapping[str, int]],
         fuzzy_words: Mapping[str, Iterable[str]],
+        names: Iterable[str] = (),
     ) -> None:
         self.known = {lang: frozenset(words) for lang, words in known_words.items()}
         self.all_known = frozenset().union(*self.known.values()) if self.known else frozenset()
+        self.names = frozenset(names)  # model names: never corrected (`chroma` is not `chrome`)
         langs_of: dict[str, list[str]] = {}
         for lang, words in self.known.items():
             for word in words:
@@ -161,7 +163,7 @@ class Analyzer:
         """Typo tolerance for words only (never numbers or config keys): the nearest vocabulary word. A word
         that is an inflection of a known word (`entrene` of `entrenar`) is only corrected to a word of the same
         stem (`memori` -> `memory`), never to another word (`entrene` -> `entree`)."""
-        if len(word) < 5 or not word.isalpha() or word in self.all_known or is_hangul(word):
+        if len(word) < 5 or not word.isalpha() or word in self.all_known or word in self.names or is_hangul(word):
             return word
         cached = self._correct_cache.get((word, lang))
         if cached is None:

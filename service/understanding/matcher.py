@@ -104,6 +104,7 @@ def build_matcher(content: Content) -> Matcher:
         korean_words=korean,
         number_words={lang: {normalize(k): v for k, v in t.vocabulary.numbers.items()} for lang, t in texts.items()},
         fuzzy_words=vocab_words,
+        names={w for f in content.families for alias in f.aliases for w in split_tokens(normalize(alias))},
     )
     lexicon = Lexicon(analyzer, {lang: t.vocabulary.concepts for lang, t in texts.items()})
     aliases = Aliases({f.id: f.aliases for f in content.families})
@@ -224,7 +225,7 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
             step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang), False).step
         stated = replace(stated, step=step)
     features = _features(text, stated, log)
-    family = matcher.aliases.find([t.text for t in tokens])
+    family = matcher.aliases.find([t.forms[-1] if t.hangul else t.text for t in tokens])
     present = frozenset(concepts) | features
     in_domain = not present.isdisjoint(matcher.domain) and (
         present.isdisjoint(matcher.outside) or not present.isdisjoint(matcher.anchors)

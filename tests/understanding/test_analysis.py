@@ -131,3 +131,8 @@ def test_korean_without_spaces_is_understood(index: Index) -> None:
     u = understand(index.matcher, "flux dev 학습중 두번째스텝에서메모리부족", "ko")
     assert u.ranked[0].id == "oom-early-steps"
     assert u.stated.step == 2
+
+
+def test_model_names_are_never_corrected(index: Index) -> None:
+    assert index.matcher.analyzer.correct("chroma", "en") == "chroma"  # not `chrome`, a browser
+    assert understand(index.matcher, "CUDA out of memory con Chroma", "es").family == "flux"
