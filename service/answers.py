@@ -5,14 +5,14 @@ This is where understanding, engine and rendering meet; it reads nothing but its
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .catalogs import Catalogs, Negotiated
 from .content.context import Context
 from .engine.check import check_job
 from .engine.facts import resolve_context
-from .engine.plan import plan_symptom
+from .engine.plan import Plan, plan_symptom
 from .engine.risk import assess_risk
 from .errors import N_, ConflictingInput, MissingConfig, MissingInput
 from .index.build import Index
@@ -83,6 +83,24 @@ def _signals(index: Index, lang: str, u: Understanding) -> list[dict[str, Any]]:
     return out
 
 
+def _patch_where_the_batch_is(plan: Plan, view: JobView | None) -> Plan:
+    """A dataset's own `batch_size` overrides `train.batch_size` (the job runs at the largest): when the
+    submitted config's batch comes from a dataset, a batch patch sets every dataset too, or lowering
+    `train.batch_size` alone would change nothing. (A one-entry `datasets` list patches every dataset, as the
+    bucket patch does.)"""
+    located = view.locations.get("batch_size") if view is not None else None
+    if located is None or ".datasets[" not in located.path:
+        return plan
+    steps = []
+    for step in plan.steps:
+        patch = step.config_patch or {}
+        batch = patch.get("train", {}).get("batch_size") if isinstance(patch.get("train"), dict) else None
+        if batch is not None:
+            step = replace(step, config_patch={**patch, "datasets": [{"batch_size": batch}]})
+        steps.append(step)
+    return replace(plan, steps=tuple(steps))
+
+
 def read_config(index: Index, config: dict[str, Any] | None, config_yaml: str | None) -> JobView | None:
     """The submitted job config (an object or YAML text), read as AI Toolkit would read it."""
     if config is not None and config_yaml is not None:
@@ -150,7 +168,7 @@ def answer_diagnosis(
         answer["fallback"] = fallback
     answer["match"] = match
     if chosen is not None:
-        plan = plan_symptom(index, chosen, merged)
+        plan = _patch_where_the_batch_is(plan_symptom(index, chosen, merged), view)
         answer.update(render_plan(index, plan, lang))
         answer["symptom"]["confidence"] = confidence
     else:

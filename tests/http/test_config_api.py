@@ -352,6 +352,14 @@ def test_reduce_batch_size_patch_targets_the_safe_batch(
     assert step["config_patch"] == {"train": {"batch_size": target}}
 
 
+def test_reduce_batch_size_patch_follows_a_dataset_batch(client: TestClient, shared: Path) -> None:
+    # The dataset's batch_size 8 overrides train.batch_size 1: lowering train alone would change nothing.
+    answer = diagnose(client, config=load_config(shared, FLUX, dataset(batch_size=8)), symptom="oom-early-steps")
+    assert answer["context"]["batch_size"] == 8
+    step = next(s for s in answer["steps"] if s["id"] == "reduce-batch-size")
+    assert step["config_patch"] == {"train": {"batch_size": 4}, "datasets": [{"batch_size": 4}]}
+
+
 def test_diagnose_steps_identical_across_languages_with_config(client: TestClient, shared: Path) -> None:
     text = yaml.safe_dump(load_config(shared, QWEN, train(gradient_checkpointing=False, batch_size=2)))
     answers = {lang: diagnose(client, config_yaml=text, symptom="oom-early-steps", lang=lang) for lang in LANGS}
