@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -30,3 +33,12 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+    def count_match(self, scope: MutableMapping[str, Any], endpoint: str, lang: str, match: str) -> None:
+        """Count a free-text outcome, and note it in the request scope so that the response cache counts it
+        again each time it serves the same answer (the metric is per answer served, cached or not)."""
+        self.matches.labels(endpoint, lang, match).inc()
+        scope[MATCH_SCOPE_KEY] = (endpoint, lang, match)
+
+
+MATCH_SCOPE_KEY = "remedy.match"

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import InvalidUtf8, JsonTooDeep, PayloadTooLarge, RemedyError
 from ..settings import Settings
+from .metrics import MATCH_SCOPE_KEY
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -223,7 +224,10 @@ class ResponseCache:
         self.app = app
         self.size = settings.response_cache_size
         self.metrics = metrics
-        self.entries: OrderedDict[tuple[Any, ...], tuple[int, list[tuple[bytes, bytes]], bytes]] = OrderedDict()
+        # key -> (status, headers, body, the match outcome the answer counted, if any)
+        self.entries: OrderedDict[
+            tuple[Any, ...], tuple[int, list[tuple[bytes, bytes]], bytes, tuple[str, str, str] | None]
+        ] = OrderedDict()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.size == 0 or scope["type"] != "http" or (scope["method"], scope["path"]) not in self.CACHED:
@@ -246,7 +250,9 @@ class ResponseCache:
         if hit is not None:
             self.entries.move_to_end(key)
             self.metrics.cache.labels("hit").inc()
-            status, headers, payload = hit
+            status, headers, payload, match = hit
+            if match is not None:
+                self.metrics.matches.labels(*match).inc()
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": payload})
             return
@@ -266,6 +272,6 @@ class ResponseCache:
 
         await self.app(scope, replay, capture)
         if started.get("status") == 200:
-            self.entries[key] = (200, list(started.get("headers", [])), b"".join(parts))
+            self.entries[key] = (200, list(started.get("headers", [])), b"".join(parts), scope.get(MATCH_SCOPE_KEY))
             if len(self.entries) > self.size:
                 self.entries.popitem(last=False)

@@ -83,6 +83,17 @@ def test_metrics_count_routes_and_match_outcomes(client: TestClient) -> None:
     assert "remedy_request_duration_seconds_bucket" in text
 
 
+def test_cached_answers_count_their_match_outcome(runtime: Runtime) -> None:
+    app = create_app(runtime.settings.model_copy(update={"response_cache_size": 16}), runtime=runtime)
+    with TestClient(app) as c:
+        for _ in range(3):
+            assert c.get("/v1/search", params={"q": "OOM at step 2", "lang": "de"}).status_code == 200
+        text = c.get("/metrics").text
+    assert 'remedy_response_cache_total{result="hit"} 2.0' in text
+    counted = [line for line in text.splitlines() if line.startswith('remedy_match_total{endpoint="search",lang="de"')]
+    assert len(counted) == 1 and counted[0].endswith(" 3.0"), counted
+
+
 def test_readiness_waits_for_the_index() -> None:
     app = create_app(Settings(), lazy=True)
     with TestClient(app) as c:

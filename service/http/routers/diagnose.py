@@ -43,5 +43,5 @@ async def diagnose(body: schemas.DiagnoseRequest, request: Request, runtime: Run
         config=body.config, config_yaml=body.config_yaml, thresholds=thresholds_of(runtime),
     )
     if body.query is not None and not body.symptom:
-        request.app.state.metrics.matches.labels("diagnose", neg.lang, answer["match"]).inc()
+        request.app.state.metrics.count_match(request.scope, "diagnose", neg.lang, answer["match"])
     return json_response(answer, neg)

@@ -33,5 +33,5 @@ async def search(
     `none` (and `hits` empty) when nothing is relevant, so a caller can hand off honestly.
     """
     answer = answer_search(runtime.index, runtime.catalogs, neg, q, limit, thresholds_of(runtime))
-    request.app.state.metrics.matches.labels("search", neg.lang, answer["match"]).inc()
+    request.app.state.metrics.count_match(request.scope, "search", neg.lang, answer["match"])
     return json_response(answer, neg)
