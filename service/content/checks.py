@@ -136,7 +136,7 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, imp in enumerate(content.intents.implies):
         for ref in imp.all:
             yield from missing(f, f"implies.{i}", ref, names, "concept")
-    for group in ("domain", "outside", "anchors"):
+    for group in ("domain", "outside", "anchors", "never"):
         for i, ref in enumerate(getattr(content.intents, group)):
             yield from missing(f, f"{group}.{i}", ref, names, "concept or feature")
     for lang, text in content.texts.items():

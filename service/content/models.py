@@ -167,6 +167,7 @@ class Intents(Frozen):
     # also holds one of `anchors` (the training job itself).
     outside: tuple[Key, ...] = ()
     anchors: tuple[Key, ...] = ()
+    never: tuple[Key, ...] = ()  # ... and one of these whatever else it holds (accounts, money)
     targets: dict[Id, Intent]
 
 

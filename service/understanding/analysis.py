@@ -59,11 +59,27 @@ def _stemmer(lang: str) -> Stemmer.Stemmer:
     return Stemmer.Stemmer(STEMMER_NAMES[lang])
 
 
+# Portuguese Snowball rules read the nasal endings (`-ção`, `-ão`); folded text has lost them, so `visualizacao`
+# and `visualizacoes` would stem apart. The ending is restored (a plural as its singular: `-ões`, `-ães` ->
+# `-ão`) before stemming, and the stem folded after.
+_PT_NASAL = ((re.compile(r"coes$"), "ção"), (re.compile(r"cao$"), "ção"), (re.compile(r"[oa]es$"), "ão"),
+             (re.compile(r"ao$"), "ão"))
+
+
 def stem(lang: str, word: str) -> str:
     """Snowball stem of an already normalized word (PyStemmer caches internally)."""
     if not word.isalpha():
         return word
+    if lang == "pt" and len(word) > 3:
+        for ending, nasal in _PT_NASAL:
+            if ending.search(word):
+                return fold(str(_stemmer(lang).stemWord(ending.sub(nasal, word))))
     return str(_stemmer(lang).stemWord(word))
+
+
+def fold(text: str) -> str:
+    """Accents removed (the last step of `normalize`)."""
+    return unicodedata.normalize("NFC", _COMBINING.sub("", unicodedata.normalize("NFD", text)))
 
 
 def strip_korean(token: str) -> str:

@@ -75,6 +75,7 @@ class Matcher:
     domain: frozenset[str]
     outside: frozenset[str]
     anchors: frozenset[str]
+    never: frozenset[str]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
     weights_by_name: dict[str, tuple[tuple[int, float], ...]]
@@ -123,6 +124,7 @@ def build_matcher(content: Content) -> Matcher:
         domain=frozenset(content.intents.domain),
         outside=frozenset(content.intents.outside),
         anchors=frozenset(content.intents.anchors),
+        never=frozenset(content.intents.never),
         postings=postings,
         default_idf=default_idf,
         weights_by_name={k: tuple(v) for k, v in by_name.items()},
@@ -227,8 +229,10 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     features = _features(text, stated, log)
     family = matcher.aliases.find([t.forms[-1] if t.hangul else t.text for t in tokens])
     present = frozenset(concepts) | features
-    in_domain = not present.isdisjoint(matcher.domain) and (
-        present.isdisjoint(matcher.outside) or not present.isdisjoint(matcher.anchors)
+    in_domain = (
+        not present.isdisjoint(matcher.domain)
+        and present.isdisjoint(matcher.never)
+        and (present.isdisjoint(matcher.outside) or not present.isdisjoint(matcher.anchors))
     )
     similarity = _similarity(matcher, tokens)
     ranked = _rank(matcher, present, similarity) if in_domain else ()

@@ -136,3 +136,12 @@ def test_korean_without_spaces_is_understood(index: Index) -> None:
 def test_model_names_are_never_corrected(index: Index) -> None:
     assert index.matcher.analyzer.correct("chroma", "en") == "chroma"  # not `chrome`, a browser
     assert understand(index.matcher, "CUDA out of memory con Chroma", "es").family == "flux"
+
+
+@pytest.mark.parametrize(
+    ("singular", "plural"),
+    [("visualizacao", "visualizacoes"), ("configuracao", "configuracoes"), ("opcao", "opcoes"), ("padrao", "padroes")],
+)
+def test_portuguese_nasal_endings_survive_accent_folding(singular: str, plural: str) -> None:
+    # Snowball's Portuguese rules read -ção / -ões; folded text has lost the accents.
+    assert stem("pt", singular) == stem("pt", plural) == stem("pt", normalize(singular.replace("cao", "ção")))
