@@ -234,8 +234,7 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
         and present.isdisjoint(matcher.never)
         and (present.isdisjoint(matcher.outside) or not present.isdisjoint(matcher.anchors))
     )
-    similarity = _similarity(matcher, tokens)
-    ranked = _rank(matcher, present, similarity) if in_domain else ()
+    ranked = _rank(matcher, present, _similarity(matcher, tokens)) if in_domain else ()
     if log.not_gpu_oom and not log.gpu_oom:
         # A host-RAM kill or a CUDA error that is not out-of-memory: the guide does not apply.
         ranked = ()
