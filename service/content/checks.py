@@ -139,6 +139,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for group in ("domain", "outside", "anchors", "never"):
         for i, ref in enumerate(getattr(content.intents, group)):
             yield from missing(f, f"{group}.{i}", ref, names, "concept or feature")
+    for i, avoided in enumerate(content.intents.avoided):
+        for ref in (*avoided.when, avoided.by, *avoided.drop, *avoided.stop):
+            yield from missing(f, f"avoided.{i}", ref, names, "concept")
     for lang, text in content.texts.items():
         f = f"text/{lang}/vocabulary.yaml"
         for concept in content.concepts:

@@ -160,6 +160,18 @@ class Intent(Frozen):
     weights: dict[Key, float] = {}
 
 
+class Avoided(Frozen):
+    """What a query names as something to avoid is not stated: with one of `when` present, hits of `drop` in the
+    few words after a `by` word ("faster without running out of VRAM") do not count. The span stops at a
+    `stop` hit: in "without GC, OOM at step 2" what is done without is GC."""
+
+    when: tuple[Key, ...]
+    by: Key
+    drop: tuple[Key, ...]
+    stop: tuple[Key, ...] = ()
+    span: int = 3
+
+
 class Intents(Frozen):
     implies: tuple[Implication, ...] = ()
     domain: tuple[Key, ...]
@@ -168,6 +180,7 @@ class Intents(Frozen):
     outside: tuple[Key, ...] = ()
     anchors: tuple[Key, ...] = ()
     never: tuple[Key, ...] = ()  # ... and one of these whatever else it holds (accounts, money)
+    avoided: tuple[Avoided, ...] = ()
     targets: dict[Id, Intent]
 
 

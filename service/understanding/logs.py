@@ -85,7 +85,7 @@ _OOM: Final[_Gated] = (
         re.compile(
             r"(?:cuda|hip|xpu|npu|mps\s+backend)\s+out\s+of\s+memory"
             r"|cuda\s+error:\s*out\s+of\s+memory"
-            r"|outofmemoryerror"
+            r"|(?:torch|cuda)\.outofmemoryerror"  # not java.lang.OutOfMemoryError
             r"|cuda_error_out_of_memory|cudaerrormemoryallocation"
             r"|allocation\s+on\s+device\s+\d+\s+would\s+exceed\s+allowed\s+memory"
         ),

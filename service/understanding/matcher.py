@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from ..content.models import Content, Intent
+from ..content.models import Avoided, Content, Intent
 from .analysis import Analyzer, Token, normalize, split_tokens
 from .extract import Stated, stated_context
-from .lexicon import Aliases, Lexicon
+from .lexicon import Aliases, Hit, Lexicon
 from .logs import LogReading, looks_like_log, read_log
 
 MAX_QUERY_TOKENS = 160
@@ -76,6 +76,7 @@ class Matcher:
     outside: frozenset[str]
     anchors: frozenset[str]
     never: frozenset[str]
+    avoided: tuple[Avoided, ...]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
     weights_by_name: dict[str, tuple[tuple[int, float], ...]]
@@ -125,6 +126,7 @@ def build_matcher(content: Content) -> Matcher:
         outside=frozenset(content.intents.outside),
         anchors=frozenset(content.intents.anchors),
         never=frozenset(content.intents.never),
+        avoided=content.intents.avoided,
         postings=postings,
         default_idf=default_idf,
         weights_by_name={k: tuple(v) for k, v in by_name.items()},
@@ -212,7 +214,7 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     lead = text.strip().split("\n", 1)[0] if log_like else None
     lang, tokens = matcher.analyzer.tokens(prose_of(text) if log_like else text, hint, lead=lead)
     tokens = tokens[:MAX_QUERY_TOKENS]
-    hits = matcher.lexicon.spot(tokens, lang)
+    hits = _unavoided(matcher.avoided, tokens, matcher.lexicon.spot(tokens, lang))
     concepts = {h.concept for h in hits}
     for needed, then in matcher.implies:
         if needed <= concepts:
@@ -250,6 +252,26 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
         in_domain=in_domain,
         ranked=ranked,
     )
+
+
+def _unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) -> list[Hit]:
+    """The hits without those a rule of `intents.yaml` `avoided` says are only named as something to avoid."""
+    for rule in rules:
+        names = {h.concept for h in hits}
+        if names.isdisjoint(rule.when) or rule.by not in names:
+            continue
+        stops = {i for h in hits if h.concept in rule.stop for i in range(h.start, h.end)}
+        avoided: set[int] = set()
+        for by in (h for h in hits if h.concept == rule.by):
+            # What is avoided follows the word ("without OOM"); in Korean it comes before it ("OOM 없이").
+            korean = tokens[by.start].hangul
+            span = range(by.start - 1, by.start - 1 - rule.span, -1) if korean else range(by.end, by.end + rule.span)
+            for i in span:
+                if i in stops:
+                    break
+                avoided.add(i)
+        hits = [h for h in hits if h.concept not in rule.drop or h.start not in avoided]
+    return hits
 
 
 def prose_of(text: str) -> str:

@@ -155,3 +155,27 @@ def test_questions_about_the_guide_itself(index: Index, text: str, lang: str, se
 def test_a_general_training_question_is_not_a_remedy(index: Index, text: str, lang: str) -> None:
     u = understand(index.matcher, text, lang)
     assert "check-rank" not in [s.id for s in u.ranked]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("how do I make training faster without running out of VRAM?", "en"),
+     ("¿cómo hago que el entrenamiento sea más rápido sin quedarme sin VRAM?", "es"),
+     ("comment accélérer un entraînement flux sans risquer l'OOM", "fr"),
+     ("OOM 안 나게 학습 빠르게 하는 방법", "ko")],
+)
+def test_an_oom_to_avoid_while_going_faster_is_not_a_stated_oom(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "oom" not in u.concepts
+    assert next(s.id for s in u.ranked if s.kind == "symptom") == "slow-training"
+
+
+def test_what_is_done_without_is_gc_not_the_oom(index: Index) -> None:
+    # "without GC": the avoided span stops at the GC mention, so the OOM still counts.
+    u = understand(index.matcher, "without GC it's faster but OOM at step 2", "en")
+    assert "oom" in u.concepts and u.ranked[0].id == "oom-early-steps"
+
+
+def test_java_out_of_memory_is_not_a_gpu_oom(index: Index) -> None:
+    u = understand(index.matcher, "java.lang.OutOfMemoryError: Java heap space, wie erhöhe ich Xmx", "de")
+    assert not u.log.gpu_oom and not u.in_domain
