@@ -188,6 +188,14 @@ _CUDA_ERROR: Final[_Gated] = (
     (("misaligned",), re.compile(r"misaligned\s+address")),
     (("_status_",), re.compile(r"c(?:udnn|ublas)_status_(?!alloc_failed)[a-z_]+")),
     (("cuda_error_",), re.compile(r"cuda_error_(?!out_of_memory)[a-z_]+")),
+    (("watchdog",), re.compile(r"watchdog\s+caught\s+collective\s+operation\s+timeout")),
+    (("distbackenderror",), re.compile(r"c10::distbackenderror")),
+)
+# The exception that ended a Python traceback (`KeyError: 'job'`, `safetensors_rust.SafetensorError: ...`) or AI
+# Toolkit's `Error running job: ...`, when it is not an out-of-memory error: the job failed for another reason.
+_PYTHON_ERROR = re.compile(
+    r"^\W*(?:\[[^\]\n]{0,40}\]:?\s*)*"  # a log prefix such as "[rank0]:"
+    r"(?:((?:[a-z_]\w*\.){0,4}[a-z_]\w*(?:error|exception))\s*:|(error\s+running\s+job)\s*:)"
 )
 _SAMPLING = re.compile(
     r"\bgenerating\s+(?:(baseline|first)\s+)?(?:\d+\s+)?(?:images?|samples?)\b"
@@ -262,7 +270,9 @@ _ANCHORS: Final[tuple[tuple[str, frozenset[str]], ...]] = (
     ("exit", frozenset({"host"})),
     ("errno", frozenset({"host"})),
     ("paging file", frozenset({"host"})),
-    ("error", frozenset({"cuda", "host"})),
+    ("error", frozenset({"cuda", "host", "python"})),
+    ("exception", frozenset({"python"})),
+    ("watchdog", frozenset({"cuda"})),
     ("generating", frozenset({"sampling"})),
     ("sampling", frozenset({"sampling"})),
     ("caching", frozenset({"caching"})),
@@ -571,9 +581,11 @@ class _Reader:
                 step, total = int(m.group(1)), int(m.group(2))
                 if total > 0:
                     self.event(self.key(start + m.start()), _TRAIN, (step, total))
+        failed = False  # a failure of a known kind was read on this line
         if "notice" in families:
             m = _first(low, _NOTICE)
             if m is not None:
+                failed = True
                 key = self.key(start + m.start())
                 if "training step" in low:
                     self.event(key, _PHASE, ("training", None))
@@ -583,6 +595,7 @@ class _Reader:
         if "oom" in families:
             m = _first(low, _OOM)
             if m is not None:
+                failed = True
                 key = self.key(start + m.start())
                 self.signal("cuda-oom", key)
                 self.event(key, _FAIL, "cuda-oom")
@@ -596,6 +609,7 @@ class _Reader:
         if "host" in families:
             m = _first(low, _HOST)
             if m is not None:
+                failed = True
                 key = self.key(start + m.start())
                 if "host-ram-kill" not in self.first:
                     self.signal("host-ram-kill", key, text=_clip(line))
@@ -603,10 +617,19 @@ class _Reader:
         if "cuda" in families:
             m = _first(low, _CUDA_ERROR)
             if m is not None:
+                failed = True
                 key = self.key(start + m.start())
                 if "cuda-error" not in self.first:
                     self.signal("cuda-error", key, message=_clip(line))
                 self.event(key, _FAIL, "cuda-error")
+        if "python" in families and not failed and "out of memory" not in low and "outofmemory" not in low:
+            m = _PYTHON_ERROR.match(low)
+            if m is not None:
+                key = self.key(start + m.start())
+                kind = line[m.start(1) : m.end(1)] if m.group(1) else line[m.start(2) : m.end(2)]
+                if "python-error" not in self.first:  # the exception itself, not AI Toolkit's wrapper after it
+                    self.signal("python-error", key, type=kind.rsplit(".", 1)[-1], message=_clip(line))
+                self.event(key, _FAIL, "python-error")
 
     def other_processes(self, start: int, low: str) -> None:
         for m in _PROCESS.finditer(low):
@@ -694,7 +717,7 @@ class _Reader:
                 at_fail[payload] = (key, phase, sampling_baseline)
 
         gpu = [at_fail[s] for s in ("cuda-oom", "aitk-oom-notice") if s in at_fail]
-        other = [(at_fail[s], s) for s in ("host-ram-kill", "cuda-error") if s in at_fail]
+        other = [(at_fail[s], s) for s in ("host-ram-kill", "cuda-error", "python-error") if s in at_fail]
         gpu_oom = bool(gpu)
         not_gpu_oom: str | None = None
         if gpu_oom:

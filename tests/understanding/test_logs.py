@@ -29,6 +29,7 @@ SIGNAL_IDS = {
     "saving",
     "host-ram-kill",
     "cuda-error",
+    "python-error",
 }
 
 # --- realistic material -----------------------------------------------------------------------------------------
@@ -560,6 +561,31 @@ CASES = [
     ),
     Case("empty string", "", log=False),
     Case("only whitespace", " \n\r\n\t ", log=False),
+    Case(
+        "a Python error ends the traceback (a config problem)",
+        'Traceback (most recent call last):\n  File "/app/ai-toolkit/run.py", line 90, in main\n'
+        "    job = get_job(config_file, args.name)\nKeyError: 'job'\n",
+        ids=("python-error",),
+        not_gpu_oom="python-error",
+        data={"python-error": {"type": "KeyError", "message": "KeyError: 'job'"}},
+    ),
+    Case(
+        "a weights file that cannot be read, then AI Toolkit's wrapper",
+        "Loading Flux model\nsafetensors_rust.SafetensorError: Error while deserializing header: HeaderTooLarge\n"
+        "Error running job: Error while deserializing header: HeaderTooLarge\n",
+        ids=("loading", "python-error"),
+        not_gpu_oom="python-error",
+        phase="loading",
+        data={"python-error": {"type": "SafetensorError"}},
+    ),
+    Case(
+        "an NCCL watchdog timeout",
+        "[rank0]:[E1102 04:21:33.118 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=1842, OpType=ALLREDUCE) ran for 600041 milliseconds before timing out.\n"
+        "terminate called after throwing an instance of 'c10::DistBackendError'\n",
+        ids=("cuda-error",),
+        not_gpu_oom="cuda-error",
+    ),
 ]
 
 
@@ -738,6 +764,7 @@ ALWAYS = {
     "saving": {"text"},
     "host-ram-kill": {"text"},
     "cuda-error": {"message"},
+    "python-error": {"type", "message"},
 }
 
 
