@@ -8,9 +8,11 @@ same format (`--queries tests/understanding/queries_more.yaml`: 600 more, a quar
 from __future__ import annotations
 
 import argparse
+import compileall
 import gc
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,11 +27,29 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
+_START = (
+    "import time; t = time.perf_counter(); from service.http.app import create_app; "
+    "from service.settings import Settings; create_app(Settings()); print((time.perf_counter() - t) * 1000)"
+)
+
+
+def _start_once() -> float:
+    """Milliseconds from a fresh interpreter to a built app (imports, knowledge, index, pre-rendering)."""
+    out = subprocess.run([sys.executable, "-c", _START], cwd=ROOT, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--queries", type=Path, default=ROOT / "tests" / "understanding" / "queries.yaml")
+    ap.add_argument("--starts", type=int, default=5, help="fresh worker processes timed for start-up")
     args = ap.parse_args()
+
+    # A deployed worker has bytecode (a wheel install compiles it, a checkout writes it on its first start);
+    # this machine sets PYTHONDONTWRITEBYTECODE, which would otherwise recompile the package at every start.
+    compileall.compile_dir(ROOT / "service", quiet=1)
+    starts = sorted(_start_once() for _ in range(args.starts))
 
     t0 = time.perf_counter()
     from service.http.app import create_app
@@ -73,6 +93,9 @@ def main() -> int:
     timed(diag, 2)  # warm caches
     print(f"python {sys.version.split()[0]}; queries: {len(queries)} in 6 languages; rounds: {args.rounds}")
     print(f"import: {t_import * 1000:.0f} ms   create_app (load + validate + index + render): {t_start * 1000:.0f} ms")
+    if starts:
+        print(f"worker start-up (import + create_app) in {len(starts)} fresh processes: "
+              f"median {statistics.median(starts):.0f} ms, max {starts[-1]:.0f} ms")
     print(f"worker max RSS after start-up: {rss_mb:.1f} MB")
     print(f"{'call':<22}{'lang':<6}{'n':>6}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
     for name, fn in (("diagnose free text", diag), ("search", srch), ("diagnose by id", by_id)):

@@ -136,9 +136,11 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, imp in enumerate(content.intents.implies):
         for ref in imp.all:
             yield from missing(f, f"implies.{i}", ref, names, "concept")
-    for group in ("domain", "outside", "anchors", "never"):
-        for i, ref in enumerate(getattr(content.intents, group)):
-            yield from missing(f, f"{group}.{i}", ref, names, "concept or feature")
+    for i, ref in enumerate(content.intents.domain):
+        yield from missing(f, f"domain.{i}", ref, names, "concept or feature")
+    for i, outside in enumerate(content.intents.outside):
+        for ref in (*outside.any, *outside.unless):
+            yield from missing(f, f"outside.{i}", ref, names, "concept or feature")
     for i, avoided in enumerate(content.intents.avoided):
         for ref in (*avoided.when, avoided.by, *avoided.drop, *avoided.stop):
             yield from missing(f, f"avoided.{i}", ref, names, "concept")

@@ -72,4 +72,5 @@ MATCH_FEATURES: tuple[str, ...] = (
     "big_bucket",  # a resolution of 1024 or more is named
     "question",  # the text asks a question
     "on_or_off",  # ... whether something should be on or off ("on or off?", "an oder aus")
+    "two_families",  # it names two model families or more (a comparison: "Qwen Edit or Flux?")
 )

@@ -160,8 +160,16 @@ class Intent(Frozen):
     weights: dict[Key, float] = {}
 
 
+class Outside(Frozen):
+    """A query holding one of `any` is about something else, unless it also holds one of `unless`."""
+
+    any: tuple[Key, ...]
+    unless: tuple[Key, ...] = ()
+
+
 class Avoided(Frozen):
-    """What a query names as something to avoid is not stated: with one of `when` present, hits of `drop` in the
+    """What a query names as something to avoid is not stated: with one of `when` present (or always, when it is
+    empty), hits of `drop` in the
     few words after a `by` word ("faster without running out of VRAM") do not count. The span stops at a
     `stop` hit: in "without GC, OOM at step 2" what is done without is GC."""
 
@@ -175,11 +183,7 @@ class Avoided(Frozen):
 class Intents(Frozen):
     implies: tuple[Implication, ...] = ()
     domain: tuple[Key, ...]
-    # A query holding one of `outside` is about something else (a phone's storage, a price plan) unless it
-    # also holds one of `anchors` (the training job itself).
-    outside: tuple[Key, ...] = ()
-    anchors: tuple[Key, ...] = ()
-    never: tuple[Key, ...] = ()  # ... and one of these whatever else it holds (accounts, money)
+    outside: tuple[Outside, ...] = ()  # ... and in none of these
     avoided: tuple[Avoided, ...] = ()
     targets: dict[Id, Intent]
 

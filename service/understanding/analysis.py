@@ -228,8 +228,8 @@ class Analyzer:
 
     def split_compound(self, word: str) -> list[str]:
         """German-style compounds of two known words (`speicherfehler` -> `speicher`, `fehler`)."""
-        if len(word) < 8 or not word.isalpha() or word in self.all_known:
-            return [word]
+        if len(word) < 8 or not word.isalpha() or word in self.all_known or self._inflection(word):
+            return [word]  # `checkpoints` (of `checkpointing`) is no `check` + `points`
         for i in range(len(word) - 3, 3, -1):
             head, tail = word[:i], word[i:]
             if head in self.all_known and tail in self.all_known:

@@ -128,6 +128,18 @@ class Aliases:
         for key in table:
             self.starts[key[0]] = max(self.starts.get(key[0], 0), len(key))
 
+    def every(self, words: list[str]) -> set[str]:
+        """Every family named in the words."""
+        found = set()
+        for i in range(len(words)):
+            longest = self.starts.get(words[i])
+            for n in range(min(longest or 0, len(words) - i), 0, -1):
+                family = self.table.get(tuple(words[i : i + n]))
+                if family is not None:
+                    found.add(family)
+                    break
+        return found
+
     def find(self, words: list[str]) -> str | None:
         best: tuple[int, int, str] | None = None
         for i in range(len(words)):

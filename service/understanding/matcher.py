@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from ..content.models import Avoided, Content, Intent
 from .analysis import Analyzer, Token, normalize, split_tokens
-from .extract import Stated, stated_context
+from .extract import BUCKET_SIZES, Stated, stated_context
 from .lexicon import Aliases, Hit, Lexicon
 from .logs import LogReading, looks_like_log, read_log
 
@@ -73,9 +73,7 @@ class Matcher:
     targets: tuple[Target, ...]
     implies: tuple[tuple[frozenset[str], str], ...]
     domain: frozenset[str]
-    outside: frozenset[str]
-    anchors: frozenset[str]
-    never: frozenset[str]
+    outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     avoided: tuple[Avoided, ...]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
@@ -123,9 +121,7 @@ def build_matcher(content: Content) -> Matcher:
         targets=targets,
         implies=tuple((frozenset(i.all), i.then) for i in content.intents.implies),
         domain=frozenset(content.intents.domain),
-        outside=frozenset(content.intents.outside),
-        anchors=frozenset(content.intents.anchors),
-        never=frozenset(content.intents.never),
+        outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         avoided=content.intents.avoided,
         postings=postings,
         default_idf=default_idf,
@@ -212,9 +208,10 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     log_like = bool(log.signals) or looks_like_log(text)
     # A pasted log is mostly English whatever the user speaks: take the language from the first line.
     lead = text.strip().split("\n", 1)[0] if log_like else None
-    lang, tokens = matcher.analyzer.tokens(prose_of(text) if log_like else text, hint, lead=lead)
+    prose = prose_of(text) if log_like else text
+    lang, tokens = matcher.analyzer.tokens(prose, hint, lead=lead)
     tokens = tokens[:MAX_QUERY_TOKENS]
-    hits = _unavoided(matcher.avoided, tokens, matcher.lexicon.spot(tokens, lang))
+    hits = _unavoided(matcher.avoided, tokens, _outside_phrases(matcher, matcher.lexicon.spot(tokens, lang)))
     concepts = {h.concept for h in hits}
     for needed, then in matcher.implies:
         if needed <= concepts:
@@ -228,13 +225,16 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
             _, lead_tokens = matcher.analyzer.tokens(lead, lang)
             step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang), False).step
         stated = replace(stated, step=step)
+    if stated.step is None:
+        stated = replace(stated, step=counter_step(prose))
+    names = [t.forms[-1] if t.hangul else t.text for t in tokens]
+    family = matcher.aliases.find(names)
     features = _features(text, stated, log)
-    family = matcher.aliases.find([t.forms[-1] if t.hangul else t.text for t in tokens])
+    if family is not None and len(matcher.aliases.every(names)) > 1:
+        features |= {"two_families"}
     present = frozenset(concepts) | features
-    in_domain = (
-        not present.isdisjoint(matcher.domain)
-        and present.isdisjoint(matcher.never)
-        and (present.isdisjoint(matcher.outside) or not present.isdisjoint(matcher.anchors))
+    in_domain = not present.isdisjoint(matcher.domain) and all(
+        present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in matcher.outside
     )
     ranked = _rank(matcher, present, _similarity(matcher, tokens)) if in_domain else ()
     if log.not_gpu_oom and not log.gpu_oom:
@@ -254,11 +254,40 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     )
 
 
+# A progress counter quoted in the user's own words: "at 2 of 3000", "1/2000", "2 de 3000", "2 sur 3000".
+_COUNTER = re.compile(
+    r"(?<![\d.,/])(\d{1,7})\s*(?:/|\bof\b|\bde\b|\bsur\b|\bvon\b)\s*(\d{3,7})(?!\d|[.,/]\d)", re.IGNORECASE
+)
+
+
+def counter_step(text: str) -> int | None:
+    """The step of the first progress counter in the text (a total of 100 or more; not a pair of bucket sizes).
+
+    >>> counter_step("it crashes at 2 of 3000"), counter_step("buckets 512/768"), counter_step("batch 4")
+    (2, None, None)
+    """
+    for m in _COUNTER.finditer(text):
+        step, total = int(m.group(1)), int(m.group(2))
+        if total >= 100 and step <= total and not (step in BUCKET_SIZES and total in BUCKET_SIZES):
+            return step
+    return None
+
+
+def _outside_phrases(matcher: Matcher, hits: list[Hit]) -> list[Hit]:
+    """Hits inside a phrase of another subject say nothing of their own: in "learning rate" the word "rate"
+    (French "raté", weak) is part of the name of something the guide does not cover."""
+    subjects = {c for subject, _ in matcher.outside for c in subject}
+    spans = {(h.start, h.end) for h in hits if h.end - h.start > 1 and h.concept in subjects}
+    if not spans:
+        return hits
+    return [h for h in hits if h.concept in subjects or not any(a <= h.start and h.end <= b for a, b in spans)]
+
+
 def _unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) -> list[Hit]:
     """The hits without those a rule of `intents.yaml` `avoided` says are only named as something to avoid."""
     for rule in rules:
         names = {h.concept for h in hits}
-        if names.isdisjoint(rule.when) or rule.by not in names:
+        if (rule.when and names.isdisjoint(rule.when)) or rule.by not in names:
             continue
         stops = {i for h in hits if h.concept in rule.stop for i in range(h.start, h.end)}
         avoided: set[int] = set()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.index.build import Index
-from service.understanding.analysis import normalize, split_tokens, stem, strip_korean
+from service.understanding.analysis import is_hangul, normalize, split_tokens, stem, strip_korean
 from service.understanding.matcher import understand
 
 
@@ -145,3 +145,23 @@ def test_model_names_are_never_corrected(index: Index) -> None:
 def test_portuguese_nasal_endings_survive_accent_folding(singular: str, plural: str) -> None:
     # Snowball's Portuguese rules read -ção / -ões; folded text has lost the accents.
     assert stem("pt", singular) == stem("pt", plural) == stem("pt", normalize(singular.replace("cao", "ção")))
+
+
+_PARTICLES = ("이", "가", "을", "를", "은", "는")  # subject, object and topic particles
+
+
+def test_no_korean_vocabulary_word_is_another_word_with_a_particle(index: Index) -> None:
+    # A Hangul token is read as the longest vocabulary word it starts with: listing `메모리가` would make every
+    # `메모리가` in a query that word, and the concepts of `메모리` would no longer be found there. Vocabulary
+    # lists stems (`메모리 없`, not `메모리가 없`).
+    concepts: dict[str, set[str]] = {}
+    for concept, phrases in index.content.texts["ko"].vocabulary.concepts.items():
+        for phrase in phrases:
+            for word in split_tokens(normalize(phrase)):
+                if is_hangul(word):
+                    concepts.setdefault(word, set()).add(concept)
+    shadowing = sorted(
+        word for word in concepts for p in _PARTICLES
+        if word.endswith(p) and len(word) - len(p) >= 2 and not concepts.get(word[: -len(p)], set()) <= concepts[word]
+    )
+    assert not shadowing, shadowing

@@ -179,3 +179,32 @@ def test_what_is_done_without_is_gc_not_the_oom(index: Index) -> None:
 def test_java_out_of_memory_is_not_a_gpu_oom(index: Index) -> None:
     u = understand(index.matcher, "java.lang.OutOfMemoryError: Java heap space, wie erhöhe ich Xmx", "de")
     assert not u.log.gpu_oom and not u.in_domain
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("quel learning rate pour un LoRA de style sur FLUX ?", "fr"), ("can I train a LoRA on a Mac?", "en")],
+)
+def test_a_training_question_the_guide_does_not_answer_is_outside(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "untaught" in u.concepts and not u.in_domain
+
+
+def test_a_named_failure_keeps_an_untaught_subject_in_the_domain(index: Index) -> None:
+    u = understand(index.matcher, "after I changed the learning rate it runs out of memory at step 2", "en")
+    assert u.in_domain and u.ranked[0].id == "oom-early-steps"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "step"),
+    [("it crashes almost right away, like at 2 of 3000, saying CUDA ran out of memory", "en", 2),
+     ("O treino nem começa direito, no contador 1/2000 ja aparece falta de VRAM", "pt", 1),
+     ("OOM with buckets 512/768 at the start", "en", None)],
+)
+def test_a_progress_counter_in_the_users_words_gives_the_step(index: Index, text: str, lang: str, step: int) -> None:
+    assert understand(index.matcher, text, lang).stated.step == step
+
+
+def test_two_model_families_named_ask_for_the_risk_table(index: Index) -> None:
+    u = understand(index.matcher, "GC 끄면 Qwen Edit가 Flux보다 더 잘 터져?", "ko")
+    assert "two_families" in u.features and u.ranked[0].id == "risk-table"

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import LANGS
 
 OWN = Path(__file__).parent / "queries.yaml"
-MORE = Path(__file__).parent / "queries_more.yaml"  # five more sets, each written blind in session 2
+MORE = Path(__file__).parent / "queries_more.yaml"  # seven more sets, each written blind in session 2
 THRESHOLD = 0.95
 
 
