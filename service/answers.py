@@ -48,7 +48,9 @@ def fallback_view(catalogs: Catalogs, neg: Negotiated) -> dict[str, Any] | None:
 
 def _text_context(u: Understanding) -> dict[str, Any]:
     fields = as_context_fields(u.stated)
-    if u.family:
+    if u.arch:
+        fields["model_arch"] = u.arch  # a pasted config line names the model exactly: its family follows from it
+    elif u.family:
         fields["model_family"] = u.family
     if u.phase:
         fields["phase"] = u.phase

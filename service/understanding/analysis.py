@@ -24,6 +24,7 @@ STEMMER_NAMES = {"en": "english", "es": "spanish", "pt": "portuguese", "fr": "fr
 LATIN_LANGS = tuple(STEMMER_NAMES)
 ENGLISH = "en"
 FORMS_CACHE_SIZE = 20_000  # words; cleared when full, so memory stays bounded under any traffic
+STEM_CACHE_SIZE = 50_000  # (language, word) pairs, least recently used dropped
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
 _DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
@@ -62,18 +63,18 @@ def _stemmer(lang: str) -> Stemmer.Stemmer:
 # Portuguese Snowball rules read the nasal endings (`-ção`, `-ão`); folded text has lost them, so `visualizacao`
 # and `visualizacoes` would stem apart. The ending is restored (a plural as its singular: `-ões`, `-ães` ->
 # `-ão`) before stemming, and the stem folded after.
-_PT_NASAL = ((re.compile(r"coes$"), "ção"), (re.compile(r"cao$"), "ção"), (re.compile(r"[oa]es$"), "ão"),
-             (re.compile(r"ao$"), "ão"))
+_PT_NASAL = (("coes", "ção"), ("cao", "ção"), ("oes", "ão"), ("aes", "ão"), ("ao", "ão"))
 
 
+@lru_cache(maxsize=STEM_CACHE_SIZE)
 def stem(lang: str, word: str) -> str:
-    """Snowball stem of an already normalized word (PyStemmer caches internally)."""
+    """Snowball stem of an already normalized word (bounded cache: start-up stems the same words many times)."""
     if not word.isalpha():
         return word
     if lang == "pt" and len(word) > 3:
         for ending, nasal in _PT_NASAL:
-            if ending.search(word):
-                return fold(str(_stemmer(lang).stemWord(ending.sub(nasal, word))))
+            if word.endswith(ending):
+                return fold(str(_stemmer(lang).stemWord(word[: -len(ending)] + nasal)))
     return str(_stemmer(lang).stemWord(word))
 
 
@@ -212,10 +213,12 @@ class Analyzer:
             return [run]
         pieces: list[str] = []
         i = 0
+        after_word = False  # the previous piece is a known word: a one-syllable word may start here (다시|켰는데)
         while i < len(run):
-            for k in range(min(len(run) - i, self._korean_max), 1, -1):
+            for k in range(min(len(run) - i, self._korean_max), 0 if after_word else 1, -1):
                 if run[i : i + k] in self.korean_words:
                     pieces.append(run[i : i + k])
+                    after_word = k > 1
                     i += k
                     break
             else:
@@ -223,6 +226,7 @@ class Analyzer:
                     pieces[-1] += run[i]
                 else:
                     pieces.append(run[i])
+                after_word = False
                 i += 1
         return pieces
 
@@ -322,9 +326,13 @@ class Analyzer:
         return Token(word, self._forms(word), number, is_hangul(word), native)
 
     def phrase_forms(self, lang: str, phrase: str) -> tuple[str, ...]:
-        """A vocabulary phrase of `lang` as the forms its own stream gives (no typo correction)."""
-        stream = self.stream_of(lang)
-        return tuple(tok.forms[stream] for tok in self.tokens(phrase, lang, fix_typos=False)[1])
+        """A vocabulary phrase of `lang` as the forms its own stream gives (no typo correction): the form a
+        query token gets in that stream (`_forms`), computed for that stream only."""
+        stemmed = lang in LATIN_LANGS
+        return tuple(
+            self.korean_form(w) if is_hangul(w) else stem(lang, w) if stemmed else w
+            for w in split_tokens(normalize(phrase))
+        )
 
     def stream_of(self, lang: str | None) -> int:
         return self.streams.index(lang) if lang in self.streams else len(self.streams) - 1

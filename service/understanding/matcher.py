@@ -61,6 +61,7 @@ class Understanding:
     family: str | None
     phase: str | None
     log: LogReading
+    arch: str | None  # `model.arch` of a config fragment pasted in the text (`arch: "wan22_14b"`)
     in_domain: bool
     ranked: tuple[Scored, ...] = field(default=())
 
@@ -248,6 +249,7 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
         stated=stated,
         family=family,
         phase=_phase(concepts, log),
+        arch=pasted_arch(text),
         log=log,
         in_domain=in_domain,
         ranked=ranked,
@@ -270,6 +272,28 @@ def counter_step(text: str) -> int | None:
         step, total = int(m.group(1)), int(m.group(2))
         if total >= 100 and step <= total and not (step in BUCKET_SIZES and total in BUCKET_SIZES):
             return step
+    return None
+
+
+# A config fragment pasted in the text: `arch: "wan22_14b"`, or the older `is_flux: true`.
+_ARCH = re.compile(r"^[ \t]*arch[ \t]*:[ \t]*[\"']?([A-Za-z0-9_.:-]{1,60})[\"']?[ \t]*$", re.MULTILINE)
+_IS_FLUX = re.compile(r"^[ \t]*is_flux[ \t]*:[ \t]*true[ \t]*$", re.MULTILINE | re.IGNORECASE)
+
+
+def pasted_arch(text: str) -> str | None:
+    """The model arch a pasted config fragment names, if any.
+
+    >>> pasted_arch('model:\\n  arch: "wan22_14b"\\ntrain:'), pasted_arch("model:\\n  is_flux: true")
+    ('wan22_14b', 'flux')
+    >>> pasted_arch("flux") is None
+    True
+    """
+    if "arch" in text:
+        m = _ARCH.search(text)
+        if m is not None:
+            return m.group(1)
+    if "is_flux" in text and _IS_FLUX.search(text):
+        return "flux"
     return None
 
 

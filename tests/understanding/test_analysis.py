@@ -121,6 +121,7 @@ def test_a_typo_of_an_inflected_stem_is_still_corrected(index: Index) -> None:
     [
         ("두번째스텝에서메모리부족", ["두", "번째", "스텝에서", "메모리부족"]),
         ("프리뷰에서", ["프리뷰에서"]),  # one word and its particle stay one token
+        ("다시켰는데", ["다시", "켰는데"]),  # a one-syllable word right after a known word
     ],
 )
 def test_korean_written_without_spaces_is_split_at_known_words(index: Index, run: str, pieces: list[str]) -> None:

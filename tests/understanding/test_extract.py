@@ -208,3 +208,18 @@ def test_a_progress_counter_in_the_users_words_gives_the_step(index: Index, text
 def test_two_model_families_named_ask_for_the_risk_table(index: Index) -> None:
     u = understand(index.matcher, "GC 끄면 Qwen Edit가 Flux보다 더 잘 터져?", "ko")
     assert "two_families" in u.features and u.ranked[0].id == "risk-table"
+
+
+def test_a_pasted_config_fragment_names_the_model(index: Index) -> None:
+    text = 'still OOM even with checkpointing on\nmodel:\n  arch: "wan22_14b"\ntrain:\n  batch_size: 1\n'
+    u = understand(index.matcher, text, "en")
+    assert u.arch == "wan22_14b" and index.family_of_arch(u.arch) == "other"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "batch"),
+    [("Z-Image Turbo, dos imágenes por batch, checkpointing desactivado, OOM", "es", 2),
+     ("zimage, zwei Bilder pro Batch, Checkpointing deaktiviert: out of memory", "de", 2)],
+)
+def test_images_per_batch_is_the_batch_size(index: Index, text: str, lang: str, batch: int) -> None:
+    assert understand(index.matcher, text, lang).stated.batch_size == batch
