@@ -223,3 +223,13 @@ def test_a_pasted_config_fragment_names_the_model(index: Index) -> None:
 )
 def test_images_per_batch_is_the_batch_size(index: Index, text: str, lang: str, batch: int) -> None:
     assert understand(index.matcher, text, lang).stated.batch_size == batch
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("no errors, no OOM, it's just slow", "en"), ("aucun plantage, aucune erreur, juste de la lenteur", "fr"),
+     ("keine Fehler, kein OOM, nur langsam", "de")],
+)
+def test_an_error_stated_as_absent_is_not_stated(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "oom" not in u.concepts and "crash" not in u.concepts

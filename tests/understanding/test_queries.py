@@ -17,8 +17,13 @@ from fastapi.testclient import TestClient
 from tests.conftest import LANGS
 
 OWN = Path(__file__).parent / "queries.yaml"
-MORE = Path(__file__).parent / "queries_more.yaml"  # seven more sets, each written blind in session 2
+MORE = Path(__file__).parent / "queries_more.yaml"  # eight more sets, each written blind in session 2
+LONG = Path(__file__).parent / "queries_long.yaml"  # keyword-style and long forum posts: a known gap
 THRESHOLD = 0.95
+# Long forum posts are below THRESHOLD for now (see the header of queries_long.yaml); this bar catches regressions.
+THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.70}
+SETS = [OWN, MORE, LONG]
+SET_IDS = ["queries", "queries_more", "queries_long"]
 
 
 def failures(client: TestClient, item: dict[str, Any]) -> list[str]:
@@ -69,10 +74,10 @@ def own_items(path: Path) -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def own_scores(client: TestClient) -> dict[Path, dict[str, tuple[int, int, list[str]]]]:
-    return {path: score(client, own_items(path)) for path in (OWN, MORE)}
+    return {path: score(client, own_items(path)) for path in SETS}
 
 
-@pytest.mark.parametrize("path", [OWN, MORE], ids=["queries", "queries_more"])
+@pytest.mark.parametrize("path", SETS, ids=SET_IDS)
 def test_own_set_is_big_enough(path: Path) -> None:
     counts: dict[str, int] = defaultdict(int)
     for item in own_items(path):
@@ -80,13 +85,13 @@ def test_own_set_is_big_enough(path: Path) -> None:
     assert all(counts[lang] >= 30 for lang in LANGS), counts
 
 
-@pytest.mark.parametrize("path", [OWN, MORE], ids=["queries", "queries_more"])
+@pytest.mark.parametrize("path", SETS, ids=SET_IDS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_own_queries_per_language(
     own_scores: dict[Path, dict[str, tuple[int, int, list[str]]]], path: Path, lang: str
 ) -> None:
     ok, n, misses = own_scores[path][lang]
-    assert n and ok / n >= THRESHOLD, f"{path.name} {lang}: {ok}/{n}\n" + "\n".join(misses)
+    assert n and ok / n >= THRESHOLDS[path], f"{path.name} {lang}: {ok}/{n}\n" + "\n".join(misses)
 
 
 def test_shared_dev_queries(client: TestClient, shared: Path) -> None:
