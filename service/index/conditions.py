@@ -21,20 +21,18 @@ Facts = Mapping[str, Any]
 Predicate = Callable[[Facts], bool]
 
 
-def _known(op: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
-    return lambda value, operand: value is not None and op(value, operand)
-
-
-OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
-    "eq": _known(lambda v, o: v == o),
-    "ne": lambda v, o: v != o,
-    "in": _known(lambda v, o: v in o),
-    "not_in": lambda v, o: v not in o,
-    "gt": _known(lambda v, o: v > o),
-    "gte": _known(lambda v, o: v >= o),
-    "lt": _known(lambda v, o: v < o),
-    "lte": _known(lambda v, o: v <= o),
-    "unknown": lambda v, o: (v is None) == bool(o),
+# operator -> (field, operand) -> predicate over the facts. Each predicate reads its field once and compares it
+# inline: the rules run on every diagnosis, so there is no layer of calls between a predicate and its test.
+OPERATORS: dict[str, Callable[[str, Any], Predicate]] = {
+    "eq": lambda n, o: lambda f: (v := f.get(n)) is not None and v == o,
+    "ne": lambda n, o: lambda f: f.get(n) != o,
+    "in": lambda n, o: lambda f: (v := f.get(n)) is not None and v in o,
+    "not_in": lambda n, o: lambda f: f.get(n) not in o,
+    "gt": lambda n, o: lambda f: (v := f.get(n)) is not None and v > o,
+    "gte": lambda n, o: lambda f: (v := f.get(n)) is not None and v >= o,
+    "lt": lambda n, o: lambda f: (v := f.get(n)) is not None and v < o,
+    "lte": lambda n, o: lambda f: (v := f.get(n)) is not None and v <= o,
+    "unknown": lambda n, o: lambda f: (f.get(n) is None) == bool(o),
 }
 
 FIELDS: frozenset[str] = frozenset(CONTEXT_FIELDS) | frozenset(DERIVED_FIELDS)
@@ -84,9 +82,8 @@ def condition_fields(condition: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _leaf(name: str, op: Callable[[Any, Any], bool], operand: Any) -> Predicate:
-    frozen = tuple(operand) if isinstance(operand, list) else operand
-    return lambda facts: op(facts.get(name), frozen)
+def _leaf(name: str, op: Callable[[str, Any], Predicate], operand: Any) -> Predicate:
+    return op(name, tuple(operand) if isinstance(operand, list) else operand)
 
 
 def _all(parts: tuple[Predicate, ...]) -> Predicate:
@@ -101,4 +98,7 @@ def _all(parts: tuple[Predicate, ...]) -> Predicate:
 def _any(parts: tuple[Predicate, ...]) -> Predicate:
     if len(parts) == 1:
         return parts[0]
+    if len(parts) == 2:
+        first, second = parts
+        return lambda facts: first(facts) or second(facts)
     return lambda facts: any(p(facts) for p in parts)

@@ -163,7 +163,7 @@ class Analyzer:
                     buckets.setdefault((word[0], len(word)), []).append(word)
             self._fuzzy[target] = {k: tuple(v) for k, v in buckets.items()}
         self._forms_cache: dict[str, tuple[str, ...]] = {}
-        self._fixed_cache: dict[tuple[str, str | None], tuple[str, ...]] = {}
+        self._fixed_cache: dict[tuple[str, str | None], tuple[Token, ...]] = {}
         self._token_cache: dict[tuple[str, str | None], Token] = {}
         self._correct_cache: dict[tuple[str, str | None], str] = {}
 
@@ -272,33 +272,31 @@ class Analyzer:
         raws = split_tokens(normalize(text))
         # The language comes from the words as written: corrections are made towards it.
         lang = self.detect_language(split_tokens(normalize(lead)) if lead else raws, hint)
-        words: list[str] = []
-        if fix_typos:
-            for raw in raws:
-                fixed = self._fixed_cache.get((raw, lang))
-                if fixed is None:
-                    parts = self.split_korean(raw) if is_hangul(raw) else self.split_compound(raw)
-                    fixed = tuple(self.correct(part, lang) for part in parts)
-                    if len(self._fixed_cache) >= FORMS_CACHE_SIZE:
-                        self._fixed_cache.clear()
-                    self._fixed_cache[(raw, lang)] = fixed
-                words.extend(fixed)
-        else:
-            words = raws
-        numbers = self.numbers.get(lang or "", {})
-        known = self.known.get(lang or "", frozenset())
-        cache = self._token_cache
-        out = []
-        for word in words:
-            token = cache.get((word, lang))
-            if token is None:
-                native = word in known and (lang != "ko" or is_hangul(word))
-                token = self._token(word, numbers, native)
+        if not fix_typos:
+            return lang, [self._cached_token(word, lang) for word in raws]
+        # A word as written and the language -> its tokens (corrected, split): one lookup per word.
+        cache = self._fixed_cache
+        out: list[Token] = []
+        for raw in raws:
+            tokens = cache.get((raw, lang))
+            if tokens is None:
+                parts = self.split_korean(raw) if is_hangul(raw) else self.split_compound(raw)
+                tokens = tuple(self._cached_token(self.correct(part, lang), lang) for part in parts)
                 if len(cache) >= FORMS_CACHE_SIZE:
                     cache.clear()
-                cache[(word, lang)] = token
-            out.append(token)
+                cache[(raw, lang)] = tokens
+            out.extend(tokens)
         return lang, out
+
+    def _cached_token(self, word: str, lang: str | None) -> Token:
+        token = self._token_cache.get((word, lang))
+        if token is None:
+            native = word in self.known.get(lang or "", frozenset()) and (lang != "ko" or is_hangul(word))
+            token = self._token(word, self.numbers.get(lang or "", {}), native)
+            if len(self._token_cache) >= FORMS_CACHE_SIZE:
+                self._token_cache.clear()
+            self._token_cache[(word, lang)] = token
+        return token
 
     def _forms(self, word: str) -> tuple[str, ...]:
         """A word's form in every stream (bounded cache: the vocabulary of real queries is small)."""

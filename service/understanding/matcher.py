@@ -75,6 +75,7 @@ class Matcher:
     implies: tuple[tuple[frozenset[str], str], ...]
     domain: frozenset[str]
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
+    outside_subjects: frozenset[str]  # the concepts of every `any` above
     avoided: tuple[Avoided, ...]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
@@ -123,6 +124,7 @@ def build_matcher(content: Content) -> Matcher:
         implies=tuple((frozenset(i.all), i.then) for i in content.intents.implies),
         domain=frozenset(content.intents.domain),
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
+        outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
         avoided=content.intents.avoided,
         postings=postings,
         default_idf=default_idf,
@@ -300,7 +302,7 @@ def pasted_arch(text: str) -> str | None:
 def _outside_phrases(matcher: Matcher, hits: list[Hit]) -> list[Hit]:
     """Hits inside a phrase of another subject say nothing of their own: in "learning rate" the word "rate"
     (French "raté", weak) is part of the name of something the guide does not cover."""
-    subjects = {c for subject, _ in matcher.outside for c in subject}
+    subjects = matcher.outside_subjects
     spans = {(h.start, h.end) for h in hits if h.end - h.start > 1 and h.concept in subjects}
     if not spans:
         return hits
@@ -309,8 +311,8 @@ def _outside_phrases(matcher: Matcher, hits: list[Hit]) -> list[Hit]:
 
 def _unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) -> list[Hit]:
     """The hits without those a rule of `intents.yaml` `avoided` says are only named as something to avoid."""
+    names = {h.concept for h in hits}
     for rule in rules:
-        names = {h.concept for h in hits}
         if (rule.when and names.isdisjoint(rule.when)) or rule.by not in names:
             continue
         stops = {i for h in hits if h.concept in rule.stop for i in range(h.start, h.end)}
@@ -323,7 +325,9 @@ def _unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit])
                 if i in stops:
                     break
                 avoided.add(i)
-        hits = [h for h in hits if h.concept not in rule.drop or h.start not in avoided]
+        if avoided:
+            hits = [h for h in hits if h.concept not in rule.drop or h.start not in avoided]
+            names = {h.concept for h in hits}
     return hits
 
 
