@@ -74,8 +74,14 @@ class Lexicon:
         hits: list[Hit] = []
         own = self.analyzer.stream_of(lang) if lang else None
         count = len(tokens)
+        cached = self._starts
         for i, first in enumerate(tokens):
-            singles, walks = self.starting(first, own)
+            entry = cached.get((first.text, own, first.native))
+            singles, walks = entry if entry is not None else self.starting(first, own)
+            if not walks:
+                for concept in singles:
+                    hits.append(Hit(concept, i, i + 1))
+                continue
             longer: dict[int, set[str]] = {}
             for s, foreign_stream, after in walks:
                 j = i + 1
@@ -128,28 +134,21 @@ class Aliases:
         for key in table:
             self.starts[key[0]] = max(self.starts.get(key[0], 0), len(key))
 
-    def every(self, words: list[str]) -> set[str]:
-        """Every family named in the words."""
-        found = set()
-        for i in range(len(words)):
-            longest = self.starts.get(words[i])
-            for n in range(min(longest or 0, len(words) - i), 0, -1):
-                family = self.table.get(tuple(words[i : i + n]))
-                if family is not None:
-                    found.add(family)
-                    break
-        return found
-
-    def find(self, words: list[str]) -> str | None:
+    def find(self, words: list[str]) -> tuple[str | None, int]:
+        """The family of the longest alias in the words (the first one, on a tie), and how many families the
+        words name."""
         best: tuple[int, int, str] | None = None
-        for i in range(len(words)):
-            longest = self.starts.get(words[i])
+        found: set[str] = set()
+        starts, table = self.starts, self.table
+        for i, word in enumerate(words):
+            longest = starts.get(word)
             if longest is None:
                 continue
             for n in range(min(longest, len(words) - i), 0, -1):
-                family = self.table.get(tuple(words[i : i + n]))
+                family = table.get(tuple(words[i : i + n]))
                 if family is not None:
+                    found.add(family)
                     if best is None or n > best[0]:
                         best = (n, i, family)
                     break
-        return best[2] if best else None
+        return (best[2] if best else None), len(found)

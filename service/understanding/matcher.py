@@ -27,6 +27,7 @@ _LOG_WORDS = ("%|", "traceback", 'file "', "error", "exception", "torch.", "cuda
 _LOG_SHAPE = re.compile(r"\|.*\||^\s+at |\b[gmk]i?b\b|^\s*[#\[]|\d\d:\d\d|\bline \d")
 SIMILARITY_WEIGHT = 2.5
 WORD_CACHE_SIZE = 20_000
+RANK_CACHE_SIZE = 4_096
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,8 @@ class Matcher:
     requirers: dict[str, tuple[int, ...]]  # name -> targets that require it
     # word -> (its weight, the targets whose texts hold it): bounded, cleared when full.
     word_cache: dict[str, tuple[float, tuple[tuple[int, float], ...]]] = field(default_factory=dict)
+    # names present -> the targets they make candidates (a target's similarity only adds to its score): bounded.
+    rank_cache: dict[frozenset[str], tuple[tuple[int, float, str, str], ...]] = field(default_factory=dict)
 
 
 def build_matcher(content: Content) -> Matcher:
@@ -231,9 +234,9 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     if stated.step is None:
         stated = replace(stated, step=counter_step(prose))
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
-    family = matcher.aliases.find(names)
+    family, families = matcher.aliases.find(names)
     features = _features(text, stated, log)
-    if family is not None and len(matcher.aliases.every(names)) > 1:
+    if families > 1:
         features |= {"two_families"}
     present = frozenset(concepts) | features
     in_domain = not present.isdisjoint(matcher.domain) and all(
@@ -386,7 +389,7 @@ def _phase(concepts: set[str], log: LogReading) -> str | None:
 
 def _similarity(matcher: Matcher, tokens: list[Token]) -> dict[int, float]:
     """Share of the query's (idf-weighted) words found in each target's own texts."""
-    gained: dict[int, float] = {}
+    gained = [0.0] * len(matcher.targets)  # a list, not a dict: one indexed add per posting
     total = 0.0
     cache = matcher.word_cache
     for tok in tokens[:40]:
@@ -396,8 +399,8 @@ def _similarity(matcher: Matcher, tokens: list[Token]) -> dict[int, float]:
         weight, found = cached if cached is not None else _word_postings(matcher, tok)
         total += weight
         for target, idf in found:
-            gained[target] = gained.get(target, 0.0) + idf
-    return {t: g / total for t, g in gained.items()} if total else {}
+            gained[target] += idf
+    return {t: g / total for t, g in enumerate(gained) if g} if total else {}
 
 
 def _word_postings(matcher: Matcher, tok: Token) -> tuple[float, tuple[tuple[int, float], ...]]:
@@ -422,31 +425,42 @@ def _word_postings(matcher: Matcher, tok: Token) -> tuple[float, tuple[tuple[int
 def _rank(matcher: Matcher, present: frozenset[str], similarity: dict[int, float]) -> tuple[Scored, ...]:
     """Score only the targets the query touches (plus those that need nothing), so the cost follows the
     query, not the size of the knowledge."""
+    eligible = matcher.rank_cache.get(present)
+    if eligible is None:
+        eligible = _eligible(matcher, present)
+        if len(matcher.rank_cache) >= RANK_CACHE_SIZE:
+            matcher.rank_cache.clear()
+        matcher.rank_cache[present] = eligible
+    ordered = []
+    for i, base, tid, kind in eligible:
+        score = base + SIMILARITY_WEIGHT * similarity.get(i, 0.0)
+        # Rounded so that the order of summation (set order) never decides a tie.
+        ordered.append((-round(score * 10_000) / 10_000, tid, kind))
+    ordered.sort()
+    return tuple(Scored(tid, kind, -neg) for neg, tid, kind in ordered)
+
+
+def _eligible(matcher: Matcher, present: frozenset[str]) -> tuple[tuple[int, float, str, str], ...]:
+    """The targets a set of concepts and features makes candidates, with their prior plus weights. A set of
+    names recurs across queries (there are few concepts), so this is computed once per set (bounded cache)."""
     scores: dict[int, float] = {}
     for name in present:
         for i, weight in matcher.weights_by_name.get(name, ()):
             scores[i] = scores.get(i, 0.0) + weight
-    for i, sim in similarity.items():
-        scores[i] = scores.get(i, 0.0) + SIMILARITY_WEIGHT * sim
     for i in matcher.open_targets:
         scores.setdefault(i, 0.0)
     for name in present:
         for i in matcher.requirers.get(name, ()):
             scores.setdefault(i, 0.0)
-    ordered = []
-    targets = matcher.targets
+    out = []
     for i, partial in scores.items():
-        target = targets[i]
+        target = matcher.targets[i]
         if not target.require <= present or not present.isdisjoint(target.forbid):
             continue
-        for group in target.groups:
-            if present.isdisjoint(group):
-                break
-        else:
-            # Rounded so that the order of summation (set order) never decides a tie.
-            ordered.append((-round((target.intent.prior + partial) * 10_000) / 10_000, target.id, target.intent.kind))
-    ordered.sort()
-    return tuple(Scored(tid, kind, -neg) for neg, tid, kind in ordered)
+        if any(present.isdisjoint(group) for group in target.groups):
+            continue
+        out.append((i, target.intent.prior + partial, target.id, target.intent.kind))
+    return tuple(out)
 
 
 def outcome(best: float, second: float, confident: float, minimum: float) -> tuple[str, float]:
