@@ -28,6 +28,7 @@ _LOG_SHAPE = re.compile(r"\|.*\||^\s+at |\b[gmk]i?b\b|^\s*[#\[]|\d\d:\d\d|\bline
 SIMILARITY_WEIGHT = 2.5
 WORD_CACHE_SIZE = 20_000
 RANK_CACHE_SIZE = 4_096
+DENSE_TARGETS = 128  # up to this many targets similarity sums into a list (cheaper); a dict past it (sparse)
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +390,8 @@ def _phase(concepts: set[str], log: LogReading) -> str | None:
 
 def _similarity(matcher: Matcher, tokens: list[Token]) -> dict[int, float]:
     """Share of the query's (idf-weighted) words found in each target's own texts."""
-    gained = [0.0] * len(matcher.targets)  # a list, not a dict: one indexed add per posting
+    dense = len(matcher.targets) <= DENSE_TARGETS  # a list: one indexed add per posting; a dict past that
+    gained: list[float] | dict[int, float] = [0.0] * len(matcher.targets) if dense else {}
     total = 0.0
     cache = matcher.word_cache
     for tok in tokens[:40]:
@@ -398,9 +400,16 @@ def _similarity(matcher: Matcher, tokens: list[Token]) -> dict[int, float]:
         cached = cache.get(tok.text)
         weight, found = cached if cached is not None else _word_postings(matcher, tok)
         total += weight
-        for target, idf in found:
-            gained[target] += idf
-    return {t: g / total for t, g in enumerate(gained) if g} if total else {}
+        if isinstance(gained, list):
+            for target, idf in found:
+                gained[target] += idf
+        else:
+            for target, idf in found:
+                gained[target] = gained.get(target, 0.0) + idf
+    if not total:
+        return {}
+    pairs = enumerate(gained) if isinstance(gained, list) else gained.items()
+    return {t: g / total for t, g in pairs if g}
 
 
 def _word_postings(matcher: Matcher, tok: Token) -> tuple[float, tuple[tuple[int, float], ...]]:
