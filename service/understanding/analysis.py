@@ -135,6 +135,10 @@ class Analyzer:
         self.known = {lang: frozenset(words) for lang, words in known_words.items()}
         self.all_known = frozenset().union(*self.known.values()) if self.known else frozenset()
         self.names = frozenset(names)  # model names: never corrected (`chroma` is not `chrome`)
+        # Words left alone in a query of a language: that language's and English's (French `parce` is a typo of
+        # Spanish `parece` in a Spanish query); with no language known, every language's.
+        english_known = self.known.get(ENGLISH, frozenset())
+        self._uncorrected = {lang: words | english_known for lang, words in self.known.items()}
         langs_of: dict[str, list[str]] = {}
         for lang, words in self.known.items():
             for word in words:
@@ -180,7 +184,8 @@ class Analyzer:
         """Typo tolerance for words only (never numbers or config keys): the nearest vocabulary word. A word
         that is an inflection of a known word (`entrene` of `entrenar`) is only corrected to a word of the same
         stem (`memori` -> `memory`), never to another word (`entrene` -> `entree`)."""
-        if len(word) < 5 or not word.isalpha() or word in self.all_known or word in self.names or is_hangul(word):
+        known = self._uncorrected.get(lang, self.all_known) if lang else self.all_known
+        if len(word) < 5 or not word.isalpha() or word in known or word in self.names or is_hangul(word):
             return word
         cached = self._correct_cache.get((word, lang))
         if cached is None:

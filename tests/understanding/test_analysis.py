@@ -166,3 +166,26 @@ def test_no_korean_vocabulary_word_is_another_word_with_a_particle(index: Index)
         if word.endswith(p) and len(word) - len(p) >= 2 and not concepts.get(word[: -len(p)], set()) <= concepts[word]
     )
     assert not shadowing, shadowing
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "fr", "de"])
+def test_no_one_word_vocabulary_entry_stems_like_a_frequent_word(index: Index, lang: str) -> None:
+    # A one-word entry is matched by its stem: Spanish `comiendo` stems to `com`, like `como`; German
+    # `speichern` (to save) to `speich`, like `Speicher` (memory). Such an entry would fire on almost every query.
+    from collections import Counter
+
+    from service.understanding.matcher import _all_text
+
+    text = index.content.texts[lang]
+    counts: Counter[str] = Counter()
+    for line in _all_text(text):
+        counts.update(w for w in split_tokens(normalize(line)) if w.isalpha())
+    vocabulary = {w for ps in text.vocabulary.concepts.values() for p in ps for w in split_tokens(normalize(p))}
+    frequent = [w for w, _ in counts.most_common(40) if w not in vocabulary]  # vocabulary words are meant
+    clashes = []
+    for concept, phrases in text.vocabulary.concepts.items():
+        for phrase in phrases:
+            single = split_tokens(normalize(phrase))
+            if len(single) == 1:
+                clashes += [(concept, single[0], f) for f in frequent if stem(lang, f) == stem(lang, single[0])]
+    assert not clashes, clashes
