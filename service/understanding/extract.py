@@ -99,8 +99,14 @@ def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
     off", "an oder aus", "켜기 vs 끄기"): a question about the switch. ("Back on, retried without changing
     anything" is not one.)"""
     ors = {h.start for h in spans.get("either_or", _NONE) if h.end == h.start + 1}
+    # A phrase that holds the GC mention itself ("avec GC", "GC aus") states a state: no question.
+    mentions = {i for g in spans.get("gc", _NONE) for i in range(g.start, g.end)}
     for a in spans.get("on", _NONE):
+        if not mentions.isdisjoint(range(a.start, a.end)):
+            continue
         for b in spans.get("off", _NONE):
+            if not mentions.isdisjoint(range(b.start, b.end)):
+                continue
             gap = range(min(a.end, b.end), max(a.start, b.start))
             if len(gap) == 0 or (len(gap) == 1 and gap[0] in ors):
                 return True

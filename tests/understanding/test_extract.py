@@ -233,3 +233,21 @@ def test_images_per_batch_is_the_batch_size(index: Index, text: str, lang: str, 
 def test_an_error_stated_as_absent_is_not_stated(index: Index, text: str, lang: str) -> None:
     u = understand(index.matcher, text, lang)
     assert "oom" not in u.concepts and "crash" not in u.concepts
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("Não sei por que o GC está desligado no meu job. Religo ou deixo como está?", "pt"),
+     ("keine Ahnung warum GC bei mir aus ist, hab die config von nem Kumpel. einfach wieder einschalten?", "de")],
+)
+def test_not_knowing_why_gc_is_off_points_to_the_checklist(index: Index, text: str, lang: str) -> None:
+    assert understand(index.matcher, text, lang).ranked[0].id == "checklist"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("Qwen Edit avec GC désactivé, ça explose pile à la première préview", "fr"),
+     ("Qwen Edit mit GC aus, beim ersten Preview ist sofort Feierabend mit OOM", "de")],
+)
+def test_a_phrase_holding_the_gc_mention_is_a_statement_not_a_question(index: Index, text: str, lang: str) -> None:
+    assert understand(index.matcher, text, lang).stated.gradient_checkpointing is False
