@@ -76,11 +76,14 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token]) -> bool | None:
     if _on_or_off(spans):
         return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
     negations = spans.get("negation", _NONE)
+    proposals = spans.get("considering", _NONE)
     best: tuple[int, int, bool] | None = None  # (distance, prefer-off, state)
     for concept, state in (("off", False), ("on", True)):
         for word in spans.get(concept, _NONE):
             if any(word.start <= g.start and g.end <= word.end for g in gcs):
                 continue  # the GC mention itself (a config key such as `gradient_checkpointing: true`)
+            if any(_proposes(p, word, tokens) for p in proposals):
+                continue  # "thinking about switching GC off", "vale a pena desligar o GC?": not its state
             dist = min(_distance(word, g) for g in gcs)
             if dist > _WINDOW + 1:
                 continue
@@ -92,6 +95,14 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token]) -> bool | None:
             if best is None or key[:2] < best[:2]:
                 best = key
     return best[2] if best else None
+
+
+def _proposes(proposal: Hit, word: Hit, tokens: list[Token]) -> bool:
+    """A proposal word ("should", "thinking about") governs an on/off word a few words after it, or, in
+    Korean, right before it (`꺼도 될까요`)."""
+    if tokens[proposal.start].hangul:
+        return 0 <= proposal.start - word.end <= 2
+    return 0 <= word.start - proposal.end <= 5
 
 
 def _on_or_off(spans: dict[str, list[Hit]]) -> bool:

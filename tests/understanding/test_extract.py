@@ -251,3 +251,20 @@ def test_not_knowing_why_gc_is_off_points_to_the_checklist(index: Index, text: s
 )
 def test_a_phrase_holding_the_gc_mention_is_a_statement_not_a_question(index: Index, text: str, lang: str) -> None:
     assert understand(index.matcher, text, lang).stated.gradient_checkpointing is False
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("thinking about switching gradient checkpointing off so training goes quicker, good idea?", "en"),
+     ("vale a pena desligar o GC pra ganhar velocidade?", "pt"),
+     ("je pense couper le gradient checkpointing pour aller plus vite, bonne idee ?", "fr")],
+)
+def test_a_switch_only_thought_of_is_not_the_current_state(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert u.stated.gradient_checkpointing is None
+    assert next(s.id for s in u.ranked if s.kind == "symptom") == "slow-training"
+
+
+def test_a_switch_already_made_is_the_state(index: Index) -> None:
+    u = understand(index.matcher, "ever since I flipped GC off every single run ends in out of memory", "en")
+    assert u.stated.gradient_checkpointing is False
