@@ -63,7 +63,7 @@ def _number_near(
     return None
 
 
-def gc_state(spans: dict[str, list[Hit]], tokens: list[Token]) -> bool | None:
+def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], question: bool = False) -> bool | None:
     """On/off said of gradient checkpointing: the nearest on/off word to a GC mention, negation flips it.
 
     Negation counts just before the on/off word, or just after it in Korean (`켜지 않았다`).
@@ -82,7 +82,7 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token]) -> bool | None:
         for word in spans.get(concept, _NONE):
             if any(word.start <= g.start and g.end <= word.end for g in gcs):
                 continue  # the GC mention itself (a config key such as `gradient_checkpointing: true`)
-            if any(_proposes(p, word, tokens) for p in proposals):
+            if any(_proposes(p, word, tokens, question) for p in proposals):
                 continue  # "thinking about switching GC off", "vale a pena desligar o GC?": not its state
             dist = min(_distance(word, g) for g in gcs)
             if dist > _WINDOW + 1:
@@ -97,12 +97,12 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token]) -> bool | None:
     return best[2] if best else None
 
 
-def _proposes(proposal: Hit, word: Hit, tokens: list[Token]) -> bool:
-    """A proposal word ("should", "thinking about") governs an on/off word a few words after it, or, in
-    Korean, right before it (`꺼도 될까요`)."""
+def _proposes(proposal: Hit, word: Hit, tokens: list[Token], question: bool) -> bool:
+    """A proposal word ("thinking about", "worth it") governs an on/off word a few words after it, or, in
+    Korean, right before it (`꺼도 될까요`); in a question, also one right before it ("GC off, good idea?")."""
     if tokens[proposal.start].hangul:
         return 0 <= proposal.start - word.end <= 2
-    return 0 <= word.start - proposal.end <= 5
+    return 0 <= word.start - proposal.end <= 5 or (question and 0 <= proposal.start - word.end <= 6)
 
 
 def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
@@ -124,7 +124,7 @@ def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
     return False
 
 
-def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool) -> Stated:
+def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, question: bool = False) -> Stated:
     spans = _by_concept(hits)
     used: set[int] = set()
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE))
@@ -156,7 +156,7 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool) -> Stat
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,
-        gradient_checkpointing=gc_state(spans, tokens),
+        gradient_checkpointing=gc_state(spans, tokens, question),
         batch_size=batch,
         resolutions=_resolutions(sizes, spans),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,

@@ -223,7 +223,7 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     for needed, then in matcher.implies:
         if needed <= concepts:
             concepts.add(then)
-    stated = stated_context(tokens, hits, log_like)
+    stated = stated_context(tokens, hits, log_like, question="?" in prose or "\uff1f" in prose)
     if lead is not None and "\n" in text.strip():
         # In a log, "step" appears in messages ("OOM during training step 3 times"): trust the progress
         # bars, else what the user's own first line says.

@@ -268,3 +268,13 @@ def test_a_switch_only_thought_of_is_not_the_current_state(index: Index, text: s
 def test_a_switch_already_made_is_the_state(index: Index) -> None:
     u = understand(index.matcher, "ever since I flipped GC off every single run ends in out of memory", "en")
     assert u.stated.gradient_checkpointing is False
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("is switching GC off a good way to train quicker?", "en"),
+     ("couper le GC pour aller plus vite, bonne idée ?", "fr"),
+     ("Bringt GC aus wirklich Tempo beim Training?", "de")],
+)
+def test_a_question_about_switching_gc_off_states_no_state(index: Index, text: str, lang: str) -> None:
+    assert understand(index.matcher, text, lang).stated.gradient_checkpointing is None
