@@ -278,3 +278,12 @@ def test_a_switch_already_made_is_the_state(index: Index) -> None:
 )
 def test_a_question_about_switching_gc_off_states_no_state(index: Index, text: str, lang: str) -> None:
     assert understand(index.matcher, text, lang).stated.gradient_checkpointing is None
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("GC is already true, what other knobs can I turn to save memory", "en"),
+     ("GC ist schon true – was kann ich sonst noch runterdrehen?", "de")],
+)
+def test_gc_on_and_what_else_to_lower_is_the_still_oom_faq(index: Index, text: str, lang: str) -> None:
+    assert understand(index.matcher, text, lang).ranked[0].id == "faq-still-oom-with-gc"
