@@ -428,6 +428,13 @@ class _Reader:
     def event(self, key: _Key, kind: str, payload: Any) -> None:
         self.events.append((key, kind, payload))
 
+    def failure(self, sid: str, key: _Key, **data: Any) -> None:
+        """A failure that is not a GPU OOM: its signal keeps the data of its first occurrence (the exception
+        itself, not what quotes it later); every occurrence is an event."""
+        if sid not in self.first:
+            self.signal(sid, key, **data)
+        self.event(key, _FAIL, sid)
+
     # -- reading
 
     def read(self) -> LogReading:
@@ -610,26 +617,19 @@ class _Reader:
             m = _first(low, _HOST)
             if m is not None:
                 failed = True
-                key = self.key(start + m.start())
-                if "host-ram-kill" not in self.first:
-                    self.signal("host-ram-kill", key, text=_clip(line))
-                self.event(key, _FAIL, "host-ram-kill")
+                self.failure("host-ram-kill", self.key(start + m.start()), text=_clip(line))
         if "cuda" in families:
             m = _first(low, _CUDA_ERROR)
             if m is not None:
                 failed = True
-                key = self.key(start + m.start())
-                if "cuda-error" not in self.first:
-                    self.signal("cuda-error", key, message=_clip(line))
-                self.event(key, _FAIL, "cuda-error")
+                self.failure("cuda-error", self.key(start + m.start()), message=_clip(line))
         if "python" in families and not failed and "out of memory" not in low and "outofmemory" not in low:
             m = _PYTHON_ERROR.match(low)
             if m is not None:
-                key = self.key(start + m.start())
                 kind = line[m.start(1) : m.end(1)] if m.group(1) else line[m.start(2) : m.end(2)]
-                if "python-error" not in self.first:  # the exception itself, not AI Toolkit's wrapper after it
-                    self.signal("python-error", key, type=kind.rsplit(".", 1)[-1], message=_clip(line))
-                self.event(key, _FAIL, "python-error")
+                self.failure(
+                    "python-error", self.key(start + m.start()), type=kind.rsplit(".", 1)[-1], message=_clip(line)
+                )
 
     def other_processes(self, start: int, low: str) -> None:
         for m in _PROCESS.finditer(low):
