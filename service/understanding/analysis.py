@@ -26,6 +26,19 @@ ENGLISH = "en"
 FORMS_CACHE_SIZE = 20_000  # words; cleared when full, so memory stays bounded under any traffic
 STEM_CACHE_SIZE = 50_000  # (language, word) pairs, least recently used dropped
 
+
+class Bounded(dict):  # type: ignore[type-arg]
+    """A cache that is cleared when full, so memory stays bounded under any traffic (reads are plain `get`)."""
+
+    def __init__(self, size: int = FORMS_CACHE_SIZE) -> None:
+        super().__init__()
+        self.size = size
+
+    def put(self, key: object, value: object) -> None:
+        if len(self) >= self.size:
+            self.clear()
+        self[key] = value
+
 _TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
 _DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
 # Combining diacritical marks (the blocks Latin, Greek and Cyrillic accents decompose into).
@@ -166,10 +179,10 @@ class Analyzer:
                 if len(word) >= 5 and word.isalpha() and not is_hangul(word):
                     buckets.setdefault((word[0], len(word)), []).append(word)
             self._fuzzy[target] = {k: tuple(v) for k, v in buckets.items()}
-        self._forms_cache: dict[str, tuple[str, ...]] = {}
-        self._fixed_cache: dict[tuple[str, str | None], tuple[Token, ...]] = {}
-        self._token_cache: dict[tuple[str, str | None], Token] = {}
-        self._correct_cache: dict[tuple[str, str | None], str] = {}
+        self._forms_cache = Bounded()  # word -> its form in every stream
+        self._word_tokens = Bounded()  # (word as written, language) -> its tokens (split, corrected)
+        self._token_cache = Bounded()  # (word, language) -> Token
+        self._correct_cache = Bounded()  # (word, language) -> the word corrected
 
     # --- words -------------------------------------------------------------------------------------
 
@@ -192,9 +205,7 @@ class Analyzer:
             cached = self._nearest(word, lang)
             if cached != word and self._inflection(word) and not self._same_stem(word, cached):
                 cached = word
-            if len(self._correct_cache) >= FORMS_CACHE_SIZE:
-                self._correct_cache.clear()
-            self._correct_cache[(word, lang)] = cached
+            self._correct_cache.put((word, lang), cached)
         return cached
 
     def _inflection(self, word: str) -> bool:
@@ -280,16 +291,14 @@ class Analyzer:
         if not fix_typos:
             return lang, [self._cached_token(word, lang) for word in raws]
         # A word as written and the language -> its tokens (corrected, split): one lookup per word.
-        cache = self._fixed_cache
+        cache = self._word_tokens
         out: list[Token] = []
         for raw in raws:
             tokens = cache.get((raw, lang))
             if tokens is None:
                 parts = self.split_korean(raw) if is_hangul(raw) else self.split_compound(raw)
                 tokens = tuple(self._cached_token(self.correct(part, lang), lang) for part in parts)
-                if len(cache) >= FORMS_CACHE_SIZE:
-                    cache.clear()
-                cache[(raw, lang)] = tokens
+                cache.put((raw, lang), tokens)
             out.extend(tokens)
         return lang, out
 
@@ -298,9 +307,7 @@ class Analyzer:
         if token is None:
             native = word in self.known.get(lang or "", frozenset()) and (lang != "ko" or is_hangul(word))
             token = self._token(word, self.numbers.get(lang or "", {}), native)
-            if len(self._token_cache) >= FORMS_CACHE_SIZE:
-                self._token_cache.clear()
-            self._token_cache[(word, lang)] = token
+            self._token_cache.put((word, lang), token)
         return token
 
     def _forms(self, word: str) -> tuple[str, ...]:
@@ -311,9 +318,7 @@ class Analyzer:
                 cached = (self.korean_form(word),) * len(self.streams)
             else:
                 cached = (*(stem(lang, word) for lang in LATIN_LANGS), word)
-            if len(self._forms_cache) >= FORMS_CACHE_SIZE:
-                self._forms_cache.clear()
-            self._forms_cache[word] = cached
+            self._forms_cache.put(word, cached)
         return cached
 
     def _token(self, word: str, numbers: Mapping[str, int], native: bool = False) -> Token:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from .analysis import FORMS_CACHE_SIZE, Analyzer, Token, normalize, split_tokens
+from .analysis import Analyzer, Bounded, Token, normalize, split_tokens
 
 
 class Hit(NamedTuple):
@@ -40,7 +40,7 @@ class Lexicon:
                         phrases_by_stream[stream].setdefault(forms, set()).add(concept)
                         self.max_len = max(self.max_len, len(forms))
         self.roots = tuple(_trie(phrases) for phrases in phrases_by_stream)
-        self._starts: dict[tuple[str, int | None, bool], _Starts] = {}
+        self._starts = Bounded()  # (word, own stream, native) -> _Starts
 
     def starting(self, token: Token, own: int | None) -> _Starts:
         """What can start at this token when the query's own stream is `own`: the concepts of one-word phrases
@@ -60,9 +60,7 @@ class Lexicon:
                 if after:
                     walks.append((s, foreign_stream, after))
             cached = (tuple(sorted(singles)), tuple(walks))
-            if len(self._starts) >= FORMS_CACHE_SIZE:
-                self._starts.clear()
-            self._starts[key] = cached
+            self._starts.put(key, cached)
         return cached
 
     def spot(self, tokens: list[Token], lang: str | None = None) -> list[Hit]:

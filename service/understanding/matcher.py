@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from ..content.models import Avoided, Content, Intent
-from .analysis import Analyzer, Token, normalize, split_tokens
+from .analysis import Analyzer, Bounded, Token, normalize, split_tokens
 from .extract import BUCKET_SIZES, Stated, stated_context
 from .lexicon import Aliases, Hit, Lexicon
 from .logs import LogReading, looks_like_log, read_log
@@ -85,9 +85,9 @@ class Matcher:
     open_targets: tuple[int, ...]  # targets with no requirement: candidates for every in-domain query
     requirers: dict[str, tuple[int, ...]]  # name -> targets that require it
     # word -> (its weight, the targets whose texts hold it): bounded, cleared when full.
-    word_cache: dict[str, tuple[float, tuple[tuple[int, float], ...]]] = field(default_factory=dict)
+    word_cache: Bounded = field(default_factory=lambda: Bounded(WORD_CACHE_SIZE))
     # names present -> the targets they make candidates (a target's similarity only adds to its score): bounded.
-    rank_cache: dict[frozenset[str], tuple[tuple[int, float, str, str], ...]] = field(default_factory=dict)
+    rank_cache: Bounded = field(default_factory=lambda: Bounded(RANK_CACHE_SIZE))
 
 
 def build_matcher(content: Content) -> Matcher:
@@ -236,16 +236,14 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
         stated = replace(stated, step=counter_step(prose))
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)
-    features = _features(text, stated, log)
-    if families > 1:
-        features |= {"two_families"}
+    features = _features(text, stated, log, families)
     present = frozenset(concepts) | features
     in_domain = not present.isdisjoint(matcher.domain) and all(
         present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in matcher.outside
     )
     ranked = _rank(matcher, present, _similarity(matcher, tokens)) if in_domain else ()
     if log.not_gpu_oom and not log.gpu_oom:
-        # A host-RAM kill or a CUDA error that is not out-of-memory: the guide does not apply.
+        # A host-RAM kill, a CUDA error that is not out-of-memory, a Python error: the guide does not apply.
         ranked = ()
         in_domain = False
     return Understanding(
@@ -348,7 +346,8 @@ def _is_log_line(line: str) -> bool:
     return any(w in low for w in _LOG_WORDS) or _LOG_SHAPE.search(low) is not None
 
 
-def _features(text: str, stated: Stated, log: LogReading) -> frozenset[str]:
+def _features(text: str, stated: Stated, log: LogReading, families: int) -> frozenset[str]:
+    """The MATCH_FEATURES a text has; `families` is how many model families it names."""
     out = set()
     if stated.gradient_checkpointing is True:
         out.add("gc_on")
@@ -373,6 +372,8 @@ def _features(text: str, stated: Stated, log: LogReading) -> frozenset[str]:
         out.add("question")
     if stated.on_or_off:
         out.add("on_or_off")
+    if families > 1:
+        out.add("two_families")
     return frozenset(out)
 
 
@@ -413,9 +414,7 @@ def _similarity(matcher: Matcher, tokens: list[Token]) -> dict[int, float]:
 
 
 def _word_postings(matcher: Matcher, tok: Token) -> tuple[float, tuple[tuple[int, float], ...]]:
-    cached = matcher.word_cache.get(tok.text)
-    if cached is not None:
-        return cached
+    """A word's weight and the targets whose texts hold it; `_similarity` looks in the cache first."""
     terms = ((len(tok.forms) - 1, tok.forms[-1]),) if tok.hangul else set(enumerate(tok.forms))
     best: dict[int, float] = {}
     weight = 0.0
@@ -425,9 +424,7 @@ def _word_postings(matcher: Matcher, tok: Token) -> tuple[float, tuple[tuple[int
             if idf > best.get(target, 0.0):
                 best[target] = idf
     cached = (weight or matcher.default_idf, tuple(best.items()))
-    if len(matcher.word_cache) >= WORD_CACHE_SIZE:
-        matcher.word_cache.clear()
-    matcher.word_cache[tok.text] = cached
+    matcher.word_cache.put(tok.text, cached)
     return cached
 
 
@@ -437,9 +434,7 @@ def _rank(matcher: Matcher, present: frozenset[str], similarity: dict[int, float
     eligible = matcher.rank_cache.get(present)
     if eligible is None:
         eligible = _eligible(matcher, present)
-        if len(matcher.rank_cache) >= RANK_CACHE_SIZE:
-            matcher.rank_cache.clear()
-        matcher.rank_cache[present] = eligible
+        matcher.rank_cache.put(present, eligible)
     ordered = []
     for i, base, tid, kind in eligible:
         score = base + SIMILARITY_WEIGHT * similarity.get(i, 0.0)
