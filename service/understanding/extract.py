@@ -63,17 +63,18 @@ def _number_near(
     return None
 
 
-def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], question: bool = False) -> bool | None:
+def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], question: bool, on_or_off: bool) -> bool | None:
     """On/off said of gradient checkpointing: the nearest on/off word to a GC mention, negation flips it.
 
-    Negation counts just before the on/off word, or just after it in Korean (`켜지 않았다`).
+    Negation counts just before the on/off word, or just after it in Korean (`켜지 않았다`). `on_or_off` is
+    `_on_or_off(spans)`, computed once by the caller.
     """
     gcs = spans.get("gc")
     if not gcs:
         return None
     if any(min(_distance(u, g) for g in gcs) <= _WINDOW + 2 for u in spans.get("unsure", _NONE)):
         return None  # "not sure if GC is on or off"
-    if _on_or_off(spans):
+    if on_or_off:
         return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
     negations = spans.get("negation", _NONE)
     proposals = spans.get("considering", _NONE)
@@ -126,6 +127,7 @@ def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
 
 def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, question: bool = False) -> Stated:
     spans = _by_concept(hits)
+    on_or_off = _on_or_off(spans)
     used: set[int] = set()
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE))
     step = None
@@ -156,11 +158,11 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, questio
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,
-        gradient_checkpointing=gc_state(spans, tokens, question),
+        gradient_checkpointing=gc_state(spans, tokens, question, on_or_off),
         batch_size=batch,
         resolutions=_resolutions(sizes, spans),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
-        on_or_off=_on_or_off(spans),
+        on_or_off=on_or_off,
     )
 
 
