@@ -238,14 +238,14 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     family, families = matcher.aliases.find(names)
     features = _features(text, stated, log, families)
     present = frozenset(concepts) | features
-    in_domain = not present.isdisjoint(matcher.domain) and all(
-        present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in matcher.outside
+    # A host-RAM kill, a CUDA error that is not out-of-memory, a Python error: the guide does not apply.
+    other_failure = log.not_gpu_oom is not None and not log.gpu_oom
+    in_domain = (
+        not other_failure
+        and not present.isdisjoint(matcher.domain)
+        and all(present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in matcher.outside)
     )
     ranked = _rank(matcher, present, _similarity(matcher, tokens)) if in_domain else ()
-    if log.not_gpu_oom and not log.gpu_oom:
-        # A host-RAM kill, a CUDA error that is not out-of-memory, a Python error: the guide does not apply.
-        ranked = ()
-        in_domain = False
     return Understanding(
         lang=lang,
         concepts=frozenset(concepts),
