@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gettext
+import re
 
 import pytest
 from babel.messages.pofile import read_po
@@ -43,3 +44,31 @@ def test_accept_language_parsing() -> None:
     assert parse_accept_language("de;q=0.2, ko, es;q=0") == ["ko", "de"]
     assert parse_accept_language("en;q=abc, pt") == ["pt"]
     assert parse_accept_language("") == []
+
+
+# French puts a no-break space before ":" and a narrow one before ";", "!" and "?"; a colon that belongs to a
+# config literal (`train:`) or an address keeps no space.
+def french_punctuation_errors(text: str) -> list[str]:
+    """
+    >>> french_punctuation_errors("Pourquoi\u00a0: ceci\u202f; sous train: rien")
+    []
+    >>> french_punctuation_errors("Pourquoi : ceci; cela?")
+    ['Pourquoi :', 'ceci;', 'cela?']
+    """
+    wrong = []
+    for m in re.finditer(r"\S*\s?[:;!?]", text):
+        mark, before = m.group()[-1], m.group()[:-1]
+        if mark == ":" and (before.endswith("\u00a0") or re.fullmatch(r"[a-z_]+", before)):
+            continue
+        if mark != ":" and before.endswith("\u202f"):
+            continue
+        wrong.append(m.group())
+    return wrong
+
+
+def test_french_messages_are_punctuated_the_french_way() -> None:
+    with (LOCALES / "fr" / "LC_MESSAGES" / "remedy.po").open("rb") as f:
+        strings = [m.string for m in read_po(f) if m.id and isinstance(m.string, str)]
+    wrong = {s: french_punctuation_errors(s) for s in strings if french_punctuation_errors(s)}
+    assert not wrong, wrong
+    assert any("\u00a0:" in s for s in strings) and any("\u202f;" in s for s in strings)

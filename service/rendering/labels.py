@@ -49,4 +49,7 @@ LABELS = (
     N_("Unknown value."),
     N_("Answer in"),
     N_("Deterministic answers from the guide: no AI model, no network."),
+    # a label before its value, punctuated per language (French puts a no-break space before the colon)
+    N_("{label}:"),
+    N_("{label}: {value}"),
 )

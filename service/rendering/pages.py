@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from babel.numbers import format_decimal, format_percent
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from ..catalogs import Catalogs
+from ..errors import N_
 from ..index.build import Index
 from .views import render_guide
 
@@ -69,9 +71,16 @@ class Pages:
             {"code": code, "name": self.catalogs.name(code), "href": base + path_of(code), "switch": path_of(code)}
             for code in self.index.languages
         ]
+        def t(message: str) -> str:
+            return self.catalogs.gettext(lang, message)
+
         return {
             "lang": lang,
-            "t": lambda message: self.catalogs.gettext(lang, message),
+            "t": t,
+            # a label followed by a colon, punctuated as the language writes it (French: a no-break space before)
+            "colon": lambda label: t("{label}:").format(label=label),
+            "pair": lambda label, value: t("{label}: {value}").format(label=label, value=value),
+            "percent": lambda ratio: format_percent(ratio, locale=lang),
             "alternates": alternates,
             "x_default": base + path_of(self.index.default_lang),
             "canonical": base + path_of(lang),
@@ -118,28 +127,64 @@ class Pages:
             form=form,
             errors=errors,
             answer=answer,
-            understood=_understood(answer, t) if answer else "",
+            understood=understood_parts(self.index, lang, answer.get("context") or {}, t) if answer else [],
             symptoms=[{"id": sid, "title": text.symptoms[sid].title} for sid in self.index.symptoms],
             families=[{"id": fid, "name": text.families[fid].name} for fid in self.index.families],
         )
 
 
-def _understood(answer: dict[str, Any], t: Callable[[str], str]) -> str:
-    ctx = answer.get("context") or {}
+# What the troubleshooter understood, field by field: the label (a catalog message) and how a value is shown.
+# Pixel sizes stay as written (512/768/1024 are the same in every language); counts go through Babel.
+UNDERSTOOD: tuple[tuple[str, str, str], ...] = (
+    ("model_family", N_("Model family"), "family"),
+    ("gradient_checkpointing", N_("Gradient checkpointing"), "switch"),
+    ("batch_size", N_("Batch size"), "count"),
+    ("gradient_accumulation", N_("Gradient Accumulation"), "count"),
+    ("resolutions", N_("Resolutions (buckets)"), "sizes"),
+    ("num_frames", N_("Frames per sample (video)"), "count"),
+    ("control_images", N_("Control images"), "count"),
+    ("sample_size", N_("Sample Width / Height"), "sizes"),
+    ("sample_steps", N_("Sample Steps"), "count"),
+    ("sample_every", N_("Sample Every"), "count"),
+    ("sampling_disabled", N_("Disable Sampling"), "switch"),
+    ("low_vram", N_("Low-memory path (low_vram)"), "switch"),
+    ("quantize", N_("Quantization"), "switch"),
+    ("step", N_("Failed at step"), "count"),
+    ("phase", N_("Phase"), "phase"),
+)
+PHASES = {
+    "loading": N_("loading the model"),
+    "caching": N_("caching"),
+    "sampling": N_("generating previews"),
+    "training": N_("training"),
+    "saving": N_("saving"),
+}
+
+
+def understood_parts(index: Index, lang: str, context: dict[str, Any], t: Callable[[str], str]) -> list[str]:
+    """The context an answer understood, as localized "label: value" parts: names and labels, never an id."""
+    ctx = dict(context)
+    if ctx.get("sample_width") and ctx.get("sample_height"):
+        ctx["sample_size"] = (ctx["sample_width"], ctx["sample_height"])
     parts = []
-    labels = {"gradient_checkpointing": "Gradient checkpointing", "model_family": "Model family",
-              "batch_size": "Batch size", "resolutions": "Resolutions (buckets)",
-              "num_frames": "Frames per sample (video)"}
-    for key, label in labels.items():
-        if key in ctx:
-            value = ctx[key]
-            if isinstance(value, bool):
-                shown = t("On") if value else t("Off")
-            elif isinstance(value, list | tuple):
-                shown = ", ".join(str(v) for v in value)
-            else:
-                shown = str(value)
-            parts.append(f"{t(label)}: {shown}")
-    if "step" in ctx:
-        parts.append(f"step {ctx['step']}")
-    return " · ".join(parts)
+    for key, label, kind in UNDERSTOOD:
+        value = ctx.get(key)
+        if value is None:
+            continue
+        if kind == "family":
+            family = index.texts[lang].families.get(value)
+            if family is None:
+                continue
+            shown = family.name
+        elif kind == "switch":
+            shown = t("On") if value else t("Off")
+        elif kind == "sizes":
+            shown = " / ".join(str(v) for v in value) if key == "sample_size" else ", ".join(str(v) for v in value)
+        elif kind == "phase":
+            if value not in PHASES:
+                continue
+            shown = t(PHASES[value])
+        else:
+            shown = format_decimal(value, locale=lang)
+        parts.append(t("{label}: {value}").format(label=t(label), value=shown))
+    return parts

@@ -5,6 +5,7 @@ Views are pure functions of (index, lang); the HTTP layer renders them once per 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..content.models import Block, FaqEntry, Guide, LanguageText, ListBlock, TableBlock, TableText, TextBlock
@@ -19,6 +20,11 @@ def help_url(lang: str, guide_id: str, anchor: str | None = None) -> str:
 
 def section_url(index: Index, lang: str, section_id: str) -> str:
     return help_url(lang, index.sections[section_id], section_id)
+
+
+def faq_url(index: Index, lang: str, faq_id: str) -> str:
+    """An FAQ entry's own anchor on the guide page (its section holds every entry, each under its id)."""
+    return help_url(lang, index.sections[index.faq[faq_id].section], faq_id)
 
 
 def render_guide(index: Index, guide: Guide, lang: str) -> View:
@@ -87,7 +93,7 @@ def render_faq_entry(index: Index, entry: FaqEntry, lang: str) -> View:
         "answer": render_answer_blocks(ftext, entry.blocks),
         "symptom": entry.symptom,
         "related": list(entry.related),
-        "url": section_url(index, lang, entry.section),
+        "url": faq_url(index, lang, entry.id),
     }
 
 
@@ -163,31 +169,88 @@ def _find_table(index: Index) -> tuple[Guide, str, TableBlock] | None:
     return None
 
 
-def _snippet(text: str, limit: int = 200) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+SNIPPET_LIMIT = 200
+_SENTENCE_END = re.compile(r"[.!?…。](?:[\"'»”)]*)(?=\s|$)")
+# How the items of a list read after its lead ("Your next levers are: a; b; c."), per language.
+_ITEM_SEPARATOR = {"fr": "\u202f; ", "ko": ", "}
+
+
+def _units(blocks: list[View], lang: str) -> list[str]:
+    """The blocks as complete statements: a lead ending on a colon is read with what follows it (the list, the
+    quote, the table's first column); a list's items are joined into one sentence, the steps of a checklist or
+    numbered list each end as a sentence; code is left out, a lead left without its continuation is dropped,
+    and a heading ends the snippet's topic."""
+    units: list[str] = []
+    for block in blocks:
+        kind = block.get("kind")
+        items = [i.strip() for i in block.get("items", ()) if i.strip()]
+        if kind == "table":
+            items = [row["cells"][0] for row in block["rows"]]
+        if items and kind in ("checklist", "ordered_list"):
+            unit = " ".join(i if _SENTENCE_END.search(i) else i + "." for i in items)
+        elif items:
+            unit = _ITEM_SEPARATOR.get(lang, "; ").join(items) + "."
+        elif kind in ("paragraph", "callout", "quote") and block.get("text"):
+            unit = block["text"].strip()
+        else:
+            if units and units[-1].endswith(":"):
+                units.pop()
+            if kind == "heading" and units:
+                break  # a heading starts another topic: the snippet stays on the first one
+            continue
+        if units and units[-1].endswith(":"):
+            units[-1] = f"{units[-1]} {unit}"
+        else:
+            units.append(unit)
+    return [u for u in units if not u.endswith(":")]
+
+
+def build_snippet(blocks: list[View], lang: str, limit: int = SNIPPET_LIMIT) -> str:
+    """A snippet that ends on a complete sentence, or, when even the first sentence is too long, on a word
+    and a real ellipsis; never on a colon.
+
+    >>> build_snippet([{"kind": "paragraph", "text": "Your next levers are:"},
+    ...                {"kind": "list", "items": ["Batch Size", "highest bucket"]}], "en")
+    'Your next levers are: Batch Size; highest bucket.'
+    """
+    text = " ".join(_units(blocks, lang))
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, limit + 1) if m.end() <= limit]
+    if ends:
+        return text[: ends[-1]]
+    cut = text[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:–—-\u00a0\u202f")
+    return cut + "…"
 
 
 def render_search_hit(index: Index, lang: str, kind: str, ident: str, score: float) -> View:
     """One search hit: the target's title, a short snippet and the help-page link, in `lang`."""
     text = index.texts[lang]
+    blocks: list[View]
     if kind == "symptom":
         sym = text.symptoms[ident]
-        title, snippet = sym.title, sym.description
+        title, blocks = sym.title, [{"kind": "paragraph", "text": sym.description}]
         url = section_url(index, lang, index.symptoms[ident].symptom.section)
     elif kind == "faq":
         entry = render_faq_entry(index, index.faq[ident], lang)
-        first = entry["answer"][0]
-        title, snippet = entry["question"], first.get("text") or " · ".join(first.get("items", []))
-        url = entry["url"]
+        title, blocks, url = entry["question"], entry["answer"], entry["url"]
     elif kind == "step":
         step = text.steps[ident]
-        title, snippet = step.title, step.detail
+        title, blocks = step.title, [{"kind": "paragraph", "text": step.detail}]
         url = section_url(index, lang, index.steps[ident].step.section)
     else:
         guide_id = index.sections[ident]
         stext = text.guides[guide_id].sections[ident]
         raw_title = stext.get("title")
         title = raw_title if isinstance(raw_title, str) else text.guides[guide_id].title
-        snippet = next((v for k, v in stext.items() if k != "title" and isinstance(v, str)), title)
+        section = next(s for s in index.guides[guide_id].sections if s.id == ident)
+        blocks = []
+        for block in section.blocks:
+            view = _block(index, text, stext, block)
+            if view["kind"] == "faq":  # the FAQ section: its questions say what it answers
+                blocks.extend({"kind": "paragraph", "text": e["question"]} for e in view["entries"])
+            else:
+                blocks.append(view)
         url = section_url(index, lang, ident)
-    return {"kind": kind, "id": ident, "title": title, "snippet": _snippet(snippet), "score": score, "url": url}
+    snippet = build_snippet(blocks, lang) or title
+    return {"kind": kind, "id": ident, "title": title, "snippet": snippet, "score": score, "url": url}

@@ -137,3 +137,99 @@ def test_bad_form_values_are_shown_not_500(client: TestClient, field: str, value
 def test_empty_troubleshooter_has_no_results(client: TestClient) -> None:
     text = client.get("/help/ko/troubleshoot").text
     assert 'id="steps"' not in text and "<form" in text
+
+
+# --- what a person reads: names and labels, never ids; punctuation of the language ------------------------
+
+
+def visible_text(page: str) -> str:
+    """The text a reader sees: no tags, no attribute values, entities decoded."""
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+def understood(page: str) -> str:
+    found = re.search(r'<p class="understood">(.*?)</p>', page, re.S)
+    assert found, "no understood line"
+    return visible_text(found.group(1))
+
+
+UNDERSTOOD_LABELS = {  # "Model family" and "Failed at step" in each language, with its own colon
+    "en": ("Model family: ", "Failed at step: "),
+    "es": ("Familia de modelo: ", "Falló en el paso: "),
+    "pt": ("Família de modelo: ", "Falhou no passo: "),
+    "fr": ("Famille de modèle\u00a0: ", "Échec au step\u00a0: "),
+    "de": ("Modellfamilie: ", "Abbruch bei Step: "),
+    "ko": ("모델 계열: ", "실패한 스텝: "),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("family", ["z-image", "qwen-edit", "flux", "other"])
+def test_understood_line_names_the_family_and_labels_the_step(
+    client: TestClient, index: Any, lang: str, family: str
+) -> None:
+    page = client.get(f"/help/{lang}/troubleshoot",
+                      params={"q": "OOM at step 2", "model_family": family, "gradient_checkpointing": "false"}).text
+    line = understood(page)
+    family_label, step_label = UNDERSTOOD_LABELS[lang]
+    assert f"{family_label}{index.texts[lang].families[family].name}" in line
+    assert f"{step_label}2" in line
+    assert not re.search(rf"{family_label}{family}( ·|\s*$)", line), line  # the id itself is never shown
+    if lang != "en":
+        assert "step 2" not in line
+
+
+IDS_SHOWN_NOWHERE = ("z-image", "qwen-edit", "oom-", "faq-", "gc-on", "gc-off")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("params", [
+    {"q": "Qwen Edit, batch 2, 1024, OOM during the baseline samples, GC off"},
+    {"symptom": "oom-bucket-spike", "model_family": "z-image", "resolutions": "512 1024 1536", "batch_size": "2"},
+    {"symptom": "slow-training", "model_family": "other", "num_frames": "81"},
+    {"q": "recette de crêpes"},
+], ids=["free-text", "symptom-context", "slow-video", "no-match"])
+def test_no_id_is_shown_to_a_reader(client: TestClient, index: Any, lang: str, params: dict[str, str]) -> None:
+    text = visible_text(client.get(f"/help/{lang}/troubleshoot", params=params).text)
+    ids = [*index.symptoms, *index.steps, *index.faq, *(s for s in index.sections if "-" in s), *IDS_SHOWN_NOWHERE]
+    shown = [i for i in ids if re.search(rf"(?<![\w/#-]){re.escape(i)}", text)]
+    assert not shown, shown
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_guide_page_shows_no_id(client: TestClient, index: Any, lang: str) -> None:
+    text = visible_text(client.get(f"/help/{lang}/{GUIDE}").text)
+    ids = [*index.symptoms, *index.steps, *index.faq, *(s for s in index.sections if "-" in s)]
+    assert not [i for i in ids if re.search(rf"(?<![\w/#-]){re.escape(i)}", text)]
+
+
+def test_french_labels_take_a_no_break_space_before_the_colon(client: TestClient) -> None:
+    page = client.get("/help/fr/troubleshoot", params={"symptom": "oom-early-steps", "model_family": "flux",
+                                                        "gradient_checkpointing": "false", "batch_size": "8"}).text
+    labels = re.findall(r"<strong>([^<]*)</strong>", page)
+    assert labels and all(label.endswith("\u00a0:") for label in labels if ":" in label), labels
+    assert "Risque de manque de mémoire\u00a0: élevé" in page
+    assert re.search(r"Confiance 100\u00a0%", page)
+    assert " :" not in understood(page) and "\u00a0: " in understood(page)
+    english = client.get("/help/en/troubleshoot", params={"symptom": "oom-early-steps"}).text
+    assert "<strong>Why:</strong>" in english
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_table_of_contents_does_not_number_numbered_titles(client: TestClient, index: Any, lang: str) -> None:
+    page = client.get(f"/help/{lang}/{GUIDE}").text
+    toc = re.search(r'<nav class="toc".*?</nav>', page, re.S)
+    assert toc and "<ol" not in toc.group()  # the titles carry the guide's own "1) …"
+    assert re.search(r"(^|\s)3\) ", visible_text(toc.group()))
+    for faq_id in index.faq:  # each FAQ entry is listed under the FAQ section, with its own anchor
+        assert f'href="#{faq_id}"' in toc.group() and f'id="{faq_id}"' in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_faq_links_go_to_the_entry(client: TestClient, lang: str) -> None:
+    for entry in client.get("/v1/faq", params={"lang": lang}).json()["faq"]:
+        assert entry["url"].endswith(f"#{entry['id']}")
+    hits = client.get("/v1/search", params={"q": "GC on and still OOM, what now?", "lang": lang}).json()["hits"]
+    faq_hits = [h for h in hits if h["kind"] == "faq"]
+    assert faq_hits and all(h["url"].endswith(f"#{h['id']}") for h in faq_hits)
