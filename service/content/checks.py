@@ -243,7 +243,6 @@ def _language_units(content: Content, text: LanguageText, lang: str, cov: Covera
         ("symptoms", text.symptoms, [s.id for s in content.symptoms], ("title", "description")),
         ("steps", text.steps, [s.id for s in content.steps], ("title", "detail")),
         ("families", text.families, [f.id for f in content.families], ("name",)),
-        ("findings", text.findings, [f.id for f in content.findings], ("title", "detail")),
     ]
     for name, mapping, ids, fields in named:
         file = f"{base}/{name}.yaml"
@@ -252,6 +251,14 @@ def _language_units(content: Content, text: LanguageText, lang: str, cov: Covera
             item = mapping.get(ident)
             for fld in fields:
                 expect(file, f"{ident}.{fld}", getattr(item, fld) if item else None)
+
+    file = f"{base}/findings.yaml"
+    extras(file, "", text.findings, [f.id for f in content.findings])
+    for finding in content.findings:
+        wordings = text.findings.get(finding.id, {})
+        for tid in finding.texts:
+            expect(file, f"{finding.id}.{tid}", wordings.get(tid))
+        extras(file, f"{finding.id}.", wordings, finding.texts)
 
     file = f"{base}/signals.yaml"
     extras(file, "", text.signals, content.signals)

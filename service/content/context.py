@@ -58,6 +58,15 @@ DERIVED_FIELDS: dict[str, str] = {
     "sample_count": "sample_every",
 }
 
+# Facts a config check always knows: the config reader applies AI Toolkit's defaults, so these are never unknown
+# (service/jobconfig/reader.py; a test holds the reader to it). A finding's text may name them unconditionally;
+# the model family, say, is known only when its condition proves it.
+CHECK_FACTS: tuple[str, ...] = (
+    "gradient_checkpointing", "batch_size", "gradient_accumulation", "num_frames", "control_images",
+    "sample_width", "sample_height", "sample_steps", "sample_every", "sampling_disabled", "low_vram", "quantize",
+    "max_resolution", "bucket_count", "risk_level", "batch_above_safe", "sample_area", "sample_frames", "sample_count",
+)
+
 # Facts about a query, besides its concepts, that intents may weigh (computed by the matcher).
 MATCH_FEATURES: tuple[str, ...] = (
     "gc_on",  # the text says gradient checkpointing is on

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 Key = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
@@ -108,8 +108,16 @@ class Family(Frozen):
     aliases: tuple[Annotated[str, StringConstraints(min_length=1, max_length=64)], ...] = ()
 
 
+class TextVariant(Frozen):
+    """One wording of a sentence (`text`, an id in the language files) and the condition under which it is true."""
+
+    text: Id
+    when: Condition = {}
+
+
 class FindingRule(Frozen):
-    """A config-check finding: when it applies, how severe, the safer value and the step that fixes it."""
+    """A config-check finding: when it applies, how severe, the safer value and the step that fixes it, and the
+    wordings of its title and of each sentence of its detail, each chosen by a condition over the facts."""
 
     id: Id
     field: Key
@@ -119,6 +127,20 @@ class FindingRule(Frozen):
     suggested: Any = None
     suggested_builder: Id | None = None
     step: Id
+    title: Annotated[tuple[TextVariant, ...], Field(min_length=1)]
+    detail: Annotated[dict[Key, Annotated[tuple[TextVariant, ...], Field(min_length=1)]], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _title_always_has_a_wording(self) -> FindingRule:
+        if self.title[-1].when:
+            raise ValueError("the last wording of a title has no condition, so that every finding has a title")
+        return self
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """Every text id the finding may use, title first, in order and once each."""
+        ids = [v.text for v in self.title] + [v.text for slot in self.detail.values() for v in slot]
+        return tuple(dict.fromkeys(ids))
 
 
 class Reason(Frozen):
@@ -239,9 +261,7 @@ class RulesText(Frozen):
     risk_reasons: dict[Id, Text]
 
 
-class FindingText(Frozen):
-    title: Text
-    detail: Text
+FindingText = dict[Id, Text]  # text id (structure/findings.yaml `title` / `detail` wordings) -> one sentence
 
 
 class FamilyText(Frozen):

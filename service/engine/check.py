@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..index.build import Index
+from ..index.build import CompiledFinding, Index
 from ..jobconfig.reader import JobView
 from .facts import facts_of, resolve_context
 from .risk import Risk, assess_risk
@@ -22,6 +23,7 @@ class Finding:
     suggested: Any
     step: str
     params: dict[str, Any]
+    texts: tuple[str, ...]  # the wordings used: the title's, then each detail sentence's whose condition holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,14 @@ def job_facts(index: Index, view: JobView) -> tuple[dict[str, Any], Risk]:
     risk = assess_risk(index, context, facts)
     facts["risk_level"] = risk.level
     return facts, risk
+
+
+def choose_texts(finding: CompiledFinding, facts: Mapping[str, Any]) -> tuple[str, ...]:
+    """The title's first wording whose condition holds, then, for each sentence of the detail in order, its
+    first wording whose condition holds (a sentence with none is left out)."""
+    title = next(v.text for v in finding.title if v.when(facts))  # the last title wording has no condition
+    sentences = (next((v.text for v in slot if v.when(facts)), None) for slot in finding.detail)
+    return (title, *(s for s in sentences if s is not None))
 
 
 def check_job(index: Index, view: JobView) -> ConfigCheck:
@@ -67,6 +77,7 @@ def check_job(index: Index, view: JobView) -> ConfigCheck:
             suggested=suggested,
             step=rule.step,
             params={k: v for k, v in facts.items() if v is not None and not isinstance(v, tuple)},
+            texts=choose_texts(compiled, facts),
         ))
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return ConfigCheck(view, risk, tuple(findings))

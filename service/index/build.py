@@ -7,12 +7,13 @@ only. Problems found here (unknown operators, fields, builders) are content prob
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from ..content.context import CONTEXT_FIELDS, DERIVED_FIELDS
+from ..content.context import CHECK_FACTS, CONTEXT_FIELDS, DERIVED_FIELDS
 from ..content.models import (
     Content,
     Family,
@@ -23,10 +24,11 @@ from ..content.models import (
     RiskRule,
     Step,
     Symptom,
+    TextVariant,
 )
 from ..content.problems import ContentProblems, Problem
 from ..understanding.matcher import Matcher, build_matcher
-from .conditions import ConditionError, Predicate, compile_condition, condition_fields
+from .conditions import ConditionError, Predicate, compile_condition, condition_fields, known_fields
 from .patches import BUILDERS, VALUE_BUILDERS, Builder, ValueBuilder
 
 
@@ -59,11 +61,19 @@ class CompiledRisk:
 
 
 @dataclass(frozen=True, slots=True)
+class CompiledVariant:
+    text: str
+    when: Predicate
+
+
+@dataclass(frozen=True, slots=True)
 class CompiledFinding:
     rule: FindingRule
     when: Predicate
     high_when: Predicate | None
     builder: ValueBuilder | None
+    title: tuple[CompiledVariant, ...]
+    detail: tuple[tuple[CompiledVariant, ...], ...]  # the detail's sentences in order, each its wordings
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,12 +165,19 @@ def build_index(content: Content) -> Index:
             if value_builder is None:
                 problems.append(Problem("structure/findings.yaml", f"{i}.suggested_builder", "dangling-reference",
                                         f"no value builder {rule.suggested_builder!r}"))
+        def variants(slot: tuple[TextVariant, ...], path: str) -> tuple[CompiledVariant, ...]:
+            return tuple(CompiledVariant(v.text, compiled(v.when, "structure/findings.yaml", f"{path}.{j}.when"))
+                         for j, v in enumerate(slot))
+
         findings.append(CompiledFinding(
             rule=rule,
             when=compiled(rule.when, "structure/findings.yaml", f"{i}.when"),
             high_when=compiled(rule.high_when, "structure/findings.yaml", f"{i}.high_when") if rule.high_when else None,
             builder=value_builder,
+            title=variants(rule.title, f"{i}.title"),
+            detail=tuple(variants(slot, f"{i}.detail.{name}") for name, slot in rule.detail.items()),
         ))
+        problems.extend(_unfilled_placeholders(content, i, rule))
     for i, field in enumerate(content.rules.needs):
         if field not in CONTEXT_FIELDS:
             problems.append(Problem("structure/rules.yaml", f"needs.{i}", "unknown-field",
@@ -193,6 +210,30 @@ def build_index(content: Content) -> Index:
             for flag in family.legacy_flags
         }),
     )
+
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_SAME_FACT = {"family": "model_family", "model_family": "family"}  # the family fact is the context's family
+
+
+def _unfilled_placeholders(content: Content, i: int, rule: FindingRule) -> list[Problem]:
+    """A finding's wording may name a fact only where it is known: a fact every config has, the finding's own
+    value (and safer value, when it has one), or a fact its conditions (the finding's and the wording's) prove
+    known. So no text shows a {placeholder} or a guess. English is read: every translation has its placeholders."""
+    always = set(CHECK_FACTS) | {"value"} | ({"suggested"} if rule.suggested is not None or rule.suggested_builder
+                                              else set())
+    source = content.texts.get(content.languages.default)
+    texts = source.findings.get(rule.id, {}) if source else {}
+    wordings = [(f"{i}.title.{j}", v) for j, v in enumerate(rule.title)]
+    wordings += [(f"{i}.detail.{name}.{j}", v) for name, slot in rule.detail.items() for j, v in enumerate(slot)]
+    problems = []
+    for path, variant in wordings:
+        known = set(known_fields(rule.when) | known_fields(variant.when))
+        known |= {_SAME_FACT[f] for f in known if f in _SAME_FACT}
+        for name in sorted(set(_PLACEHOLDER.findall(texts.get(variant.text, ""))) - always - known):
+            problems.append(Problem("structure/findings.yaml", path, "unknown-placeholder",
+                                    f"{variant.text!r} names {{{name}}}, which its conditions do not make known"))
+    return problems
 
 
 def _reads(condition: Mapping[str, Any]) -> frozenset[str]:

@@ -82,6 +82,29 @@ def condition_fields(condition: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(out)
 
 
+# Operators whose test fails on an unknown field: a condition holding with one of them proves the field known.
+_PROVES_KNOWN = frozenset({"eq", "in", "gt", "gte", "lt", "lte"})
+
+
+def known_fields(condition: Mapping[str, Any]) -> frozenset[str]:
+    """The fields a condition proves known (not None) whenever it holds: what a text chosen by it may name.
+
+    >>> sorted(known_fields({"batch_size": {"gte": 2}, "family": {"ne": "flux"}, "low_vram": {"unknown": False},
+    ...                      "any": [{"step": {"gt": 3}, "phase": {"eq": "training"}}, {"step": {"lt": 2}}]}))
+    ['batch_size', 'low_vram', 'step']
+    """
+    out: set[str] = set()
+    for name, spec in condition.items():
+        if name == "all":
+            for sub in spec:
+                out |= known_fields(sub)
+        elif name == "any":
+            out |= frozenset.intersection(*(known_fields(sub) for sub in spec)) if spec else frozenset()
+        elif any(op in _PROVES_KNOWN or (op == "unknown" and not operand) for op, operand in spec.items()):
+            out.add(name)
+    return frozenset(out)
+
+
 def _leaf(name: str, op: Callable[[str, Any], Predicate], operand: Any) -> Predicate:
     return op(name, tuple(operand) if isinstance(operand, list) else operand)
 

@@ -1,4 +1,5 @@
-"""Render a config check: localized findings (title, detail from the knowledge) and the risk."""
+"""Render a config check: localized findings (the title and detail sentences the engine chose, filled from the
+facts) and the risk."""
 
 from __future__ import annotations
 
@@ -29,11 +30,12 @@ def render_check(index: Index, check: ConfigCheck, lang: str) -> View:
         if family is not None:
             params["family"] = text.families[family].name
         ftext = text.findings[finding.id]
+        title, *sentences = (ftext[t].format_map(params) for t in finding.texts)
         findings.append({
             "id": finding.id,
             "severity": finding.severity,
-            "title": ftext.title.format_map(params),
-            "detail": ftext.detail.format_map(params),
+            "title": title,
+            "detail": " ".join(sentences),
             "path": finding.path,
             "value": finding.value,
             "suggested": finding.suggested,

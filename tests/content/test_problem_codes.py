@@ -150,6 +150,19 @@ def unknown_field(root: Path) -> set[str]:
     return {f"{i}.applies.batchsize"}
 
 
+def unproven_placeholder(root: Path) -> set[str]:
+    # The wording that names {family} loses the condition that makes the family known.
+    i = position(root, "structure/findings.yaml", "gc-off")
+
+    def change(data: Any) -> None:
+        why = data[i]["detail"]["why"]
+        assert why[0]["text"] == "why-risky-family" and "family" in why[0]["when"]
+        why[0].pop("when")
+
+    edit_yaml(root, "structure/findings.yaml", change)
+    return {f"{i}.detail.why.0"}
+
+
 @dataclass(frozen=True)
 class Case:
     id: str
@@ -173,6 +186,7 @@ CASES = [
     Case("placeholder-mismatch", "placeholder-mismatch", "text/pt/rules.yaml", rename_placeholder),
     Case("unknown-operator", "unknown-operator", "structure/rules.yaml", unknown_operator),
     Case("unknown-field", "unknown-field", "structure/steps.yaml", unknown_field),
+    Case("unknown-placeholder", "unknown-placeholder", "structure/findings.yaml", unproven_placeholder),
 ]
 
 
@@ -196,7 +210,7 @@ def test_one_mutation_yields_exactly_its_code(case: Case, tmp_path: Path) -> Non
 def test_every_documented_code_has_a_case() -> None:
     doc = problems_module.__doc__ or ""
     documented = set(re.findall(r"^ {2}([a-z]+(?:-[a-z]+)*) {2,}\S", doc, flags=re.MULTILINE))
-    assert len(documented) == 13
+    assert len(documented) == 14
     assert {c.code for c in CASES} == documented
 
 

@@ -15,6 +15,8 @@ import pytest
 import yaml
 
 from service.answers import read_config
+from service.content.context import CHECK_FACTS
+from service.engine.check import job_facts
 from service.engine.facts import resolve_context
 from service.errors import (
     InvalidConfig,
@@ -605,3 +607,12 @@ def test_minimal_training_job_reads_with_defaults(index: Index) -> None:
     assert (ctx.gradient_checkpointing, ctx.batch_size, ctx.resolutions, ctx.num_frames) == (True, 1, (512,), 1)
     assert (ctx.sample_width, ctx.sample_height, ctx.sample_steps, ctx.sample_every) == (512, 512, 20, 100)
     assert ctx.model_arch is None and view.name is None
+
+
+def test_the_facts_a_check_always_knows_are_known_for_a_bare_config(index: Index) -> None:
+    """content.context.CHECK_FACTS: finding texts name these without a condition, so the reader must fill them."""
+    bare = {"config": {"process": [{"type": "sd_trainer", "train": {}}]}}
+    view = read_config(index, bare, None)
+    assert view is not None
+    facts, _ = job_facts(index, view)
+    assert [name for name in CHECK_FACTS if facts.get(name) is None] == []
