@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from service.rendering.pages import Pages, load_assets
 from tests.conftest import LANGS
 
 GUIDE = "gradient-checkpointing-oom"
@@ -233,3 +234,18 @@ def test_faq_links_go_to_the_entry(client: TestClient, lang: str) -> None:
     hits = client.get("/v1/search", params={"q": "GC on and still OOM, what now?", "lang": lang}).json()["hits"]
     faq_hits = [h for h in hits if h["kind"] == "faq"]
     assert faq_hits and all(h["url"].endswith(f"#{h['id']}") for h in faq_hits)
+
+
+def test_a_topic_answer_is_shown_with_its_link(runtime: Any) -> None:
+    """When the answer's best match is an FAQ entry (`topic`, PRODUCT.md §6), the page shows its text and link."""
+    pages = Pages(runtime.index, runtime.catalogs, load_assets())
+    topic = {"kind": "faq", "id": "faq-first-run-gc-off", "title": "Faut-il un jour lancer un premier entraînement ?",
+             "text": "Pour la plupart des utilisateurs\u00a0: non.", "confidence": 0.8,
+             "url": "/help/fr/gradient-checkpointing-oom#faq-first-run-gc-off"}
+    answer = {"match": "confident", "symptom": None, "topic": topic, "steps": [], "related": [], "context": {},
+              "signals": []}
+    form = dict.fromkeys(("symptom", "gradient_checkpointing", "model_family", "batch_size", "resolutions",
+                          "num_frames"), "") | {"q": "premier entraînement GC ?"}
+    page = pages.troubleshoot("fr", "http://testserver/", form, {}, answer, "q=x")
+    assert '<h2 id="results-title">Faut-il un jour lancer un premier entraînement ?</h2>' in html.unescape(page)
+    assert 'href="/help/fr/gradient-checkpointing-oom#faq-first-run-gc-off"' in page
