@@ -163,6 +163,24 @@ def unproven_placeholder(root: Path) -> set[str]:
     return {f"{i}.detail.why.0"}
 
 
+def wording_operator(root: Path) -> set[str]:
+    # A finding's wording is chosen by a condition compiled at load, with the same operator table as the rules.
+    i = position(root, "structure/findings.yaml", "expensive-preview")
+
+    def change(data: Any) -> None:
+        data[i]["detail"]["why"][2]["when"] = {"family": {"is": "qwen-edit"}}
+
+    edit_yaml(root, "structure/findings.yaml", change)
+    return {f"{i}.detail.why.2.when.family.is"}
+
+
+def title_without_default(root: Path) -> set[str] | None:
+    # The last wording of a title must hold always, so that every finding raised has a title.
+    i = position(root, "structure/findings.yaml", "expensive-preview")
+    edit_yaml(root, "structure/findings.yaml", lambda data: data[i]["title"].pop())
+    return None
+
+
 @dataclass(frozen=True)
 class Case:
     id: str
@@ -186,6 +204,8 @@ CASES = [
     Case("placeholder-mismatch", "placeholder-mismatch", "text/pt/rules.yaml", rename_placeholder),
     Case("unknown-operator", "unknown-operator", "structure/rules.yaml", unknown_operator),
     Case("unknown-field", "unknown-field", "structure/steps.yaml", unknown_field),
+    Case("unknown-operator-wording", "unknown-operator", "structure/findings.yaml", wording_operator),
+    Case("schema-title-without-default", "schema", "structure/findings.yaml", title_without_default),
     Case("unknown-placeholder", "unknown-placeholder", "structure/findings.yaml", unproven_placeholder),
 ]
 
