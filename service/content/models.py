@@ -78,6 +78,7 @@ class FaqEntry(Frozen):
 class PlanEntry(Frozen):
     step: Id
     reason: Id
+    when: Condition = {}  # besides the step's own `applies`: this entry is for these facts only
 
 
 class Symptom(Frozen):
@@ -89,6 +90,27 @@ class Symptom(Frozen):
     plan: tuple[PlanEntry, ...]
 
 
+# Text variants: each declares the condition under which its text is true, over the facts of the answer
+# (the operators of service/index/conditions.py). The first variant whose condition holds is used; its text
+# sits per language under the same variant id. No variants: one text, true wherever its item is used.
+Variants = dict[Id, Condition]
+
+
+class StepCheck(Frozen):
+    """One of the guide's conditions for a step (`test-gc-off-carefully`: "Reasonable conditions"), judged on
+    the facts: `met` when that condition holds, `not_met` when that one does, unknown otherwise. Its words are
+    the guide's own (`guide`: section and list key, `item`: the position in that list); `notes` say, per
+    status, what the facts show (text/<lang>/steps.yaml `checks.<id>.<note>`)."""
+
+    id: Id
+    section: Id
+    key: Key
+    item: Annotated[int, Field(ge=0, le=50)]
+    met: Condition = {}
+    not_met: Condition = {}
+    notes: Variants = {}
+
+
 class Step(Frozen):
     id: Id
     section: Id
@@ -96,6 +118,9 @@ class Step(Frozen):
     applies: Condition = {}
     patch: dict[str, Any] | None = None
     patch_builder: Id | None = None
+    details: tuple[Variants, ...] = ()
+    checks: tuple[StepCheck, ...] = ()
+    watch: tuple[Id, Key] | None = None  # the guide's list of what to watch: (section, list key)
 
 
 class Family(Frozen):
@@ -123,6 +148,26 @@ class FindingRule(Frozen):
 
 class Reason(Frozen):
     section: Id
+    variants: Variants = {}
+
+
+class NeedSpec(Frozen):
+    """An input worth asking for: the values a bot may offer (each a valid context value), and how they are
+    labelled (`boolean`: the texts' yes/no, `family`: family names, `number`, `buckets`: sizes joined by " / ")."""
+
+    field: Key
+    options: tuple[Any, ...]
+    labels: Literal["boolean", "family", "number", "buckets"]
+    unless: Condition = {}  # where the input cannot vary (Num Frames on an image-only family), it is not asked
+
+
+class Conflict(Frozen):
+    """A contradiction between what a symptom means and the facts: when `when` holds for the symptom's answer."""
+
+    id: Id
+    symptoms: tuple[Id, ...]
+    when: Condition
+    fields: tuple[Key, ...]
 
 
 class RiskRule(Frozen):
@@ -136,7 +181,8 @@ class Rules(Frozen):
     reasons: dict[Id, Reason]
     risk_facts: dict[Id, Condition]
     risk: tuple[RiskRule, ...]
-    needs: tuple[Key, ...]
+    needs: tuple[NeedSpec, ...]
+    conflicts: tuple[Conflict, ...] = ()
 
 
 class Implication(Frozen):
@@ -229,14 +275,27 @@ class SymptomText(Frozen):
     description: Text
 
 
+VariantText = Text | dict[Id, Text]  # one text, or one per variant id
+
+
 class StepText(Frozen):
     title: Text
-    detail: Text
+    detail: VariantText
+    checks: dict[Id, dict[Id, Text]] = {}  # check id -> note id -> text (structure: steps.yaml checks.notes)
+
+
+class QuestionText(Frozen):
+    text: Text
+    yes: Text | None = None
+    no: Text | None = None
 
 
 class RulesText(Frozen):
-    reasons: dict[Id, Text]
+    reasons: dict[Id, VariantText]
     risk_reasons: dict[Id, Text]
+    questions: dict[Key, QuestionText] = {}
+    conflicts: dict[Id, Text] = {}
+    check_status: dict[Literal["met", "not-met", "unknown"], Text] = {}
 
 
 class FindingText(Frozen):
@@ -246,6 +305,7 @@ class FindingText(Frozen):
 
 class FamilyText(Frozen):
     name: Text
+    reading: Text | None = None  # how the name is read aloud, where grammar depends on it (Korean particles)
 
 
 class Vocabulary(Frozen):

@@ -82,6 +82,29 @@ def condition_fields(condition: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(out)
 
 
+_KNOWING = frozenset({"eq", "in", "gt", "gte", "lt", "lte"})
+
+
+def known_fields(condition: Mapping[str, Any]) -> frozenset[str]:
+    """The fields a condition guarantees known when it holds (a comparison holds only on a known value), so a
+    text chosen by it may be filled from them.
+
+    >>> sorted(known_fields({"batch_size": {"gte": 2}, "family": {"ne": "flux"}}))
+    ['batch_size']
+    """
+    out: set[str] = set()
+    for name, spec in condition.items():
+        if name == "all":
+            for sub in spec:
+                out |= known_fields(sub)
+        elif name == "any":
+            branches = [known_fields(sub) for sub in spec]
+            out |= frozenset.intersection(*branches) if branches else frozenset()
+        elif isinstance(spec, Mapping) and (_KNOWING & set(spec) or spec.get("unknown") is False):
+            out.add(name)
+    return frozenset(out)
+
+
 def _leaf(name: str, op: Callable[[str, Any], Predicate], operand: Any) -> Predicate:
     return op(name, tuple(operand) if isinstance(operand, list) else operand)
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from ..engine.check import ConfigCheck
 from ..index.build import Index
-from .diagnosis import Params, render_risk
+from .diagnosis import render_risk
+from .fill import Word, fill
 from .views import View
 
 
@@ -22,18 +23,18 @@ def render_check(index: Index, check: ConfigCheck, lang: str) -> View:
     text = index.texts[lang]
     findings = []
     for finding in check.findings:
-        params = Params({k: _shown(v) for k, v in finding.params.items()})
+        params: dict[str, Any] = {k: _shown(v) for k, v in finding.params.items()}
         params["value"] = _shown(finding.value)
         params["suggested"] = _shown(finding.suggested)
         family = finding.params.get("family")
         if family is not None:
-            params["family"] = text.families[family].name
+            params["family"] = Word(text.families[family].name, text.families[family].reading)
         ftext = text.findings[finding.id]
         findings.append({
             "id": finding.id,
             "severity": finding.severity,
-            "title": ftext.title.format_map(params),
-            "detail": ftext.detail.format_map(params),
+            "title": fill(ftext.title, lang, params),
+            "detail": fill(ftext.detail, lang, params),
             "path": finding.path,
             "value": finding.value,
             "suggested": finding.suggested,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content.models import Block, FaqEntry, Guide, LanguageText, ListBlock, TableBlock, TableText, TextBlock
-from ..index.build import Index
+from ..index.build import Index, choose
 
 View = dict[str, Any]
 
@@ -19,6 +19,11 @@ def help_url(lang: str, guide_id: str, anchor: str | None = None) -> str:
 
 def section_url(index: Index, lang: str, section_id: str) -> str:
     return help_url(lang, index.sections[section_id], section_id)
+
+
+def faq_url(index: Index, lang: str, faq_id: str) -> str:
+    """An FAQ entry's own anchor on the help page (each entry carries its id)."""
+    return help_url(lang, index.sections[index.faq[faq_id].section], faq_id)
 
 
 def render_guide(index: Index, guide: Guide, lang: str) -> View:
@@ -87,7 +92,7 @@ def render_faq_entry(index: Index, entry: FaqEntry, lang: str) -> View:
         "answer": render_answer_blocks(ftext, entry.blocks),
         "symptom": entry.symptom,
         "related": list(entry.related),
-        "url": section_url(index, lang, entry.section),
+        "url": faq_url(index, lang, entry.id),
     }
 
 
@@ -112,11 +117,55 @@ def render_step(index: Index, step_id: str, lang: str) -> View:
     return {
         "id": step.id,
         "title": stext.title,
-        "detail": stext.detail,
+        "detail": general_detail(index, lang, step_id),
         "ui_path": list(step.ui_path),
         "config_patch": step.patch,
         "source": source_of(index, lang, step.section),
     }
+
+
+def general_detail(index: Index, lang: str, step_id: str) -> str:
+    """A step's detail when nothing is known of the job: the variants whose conditions hold on no facts."""
+    detail = index.texts[lang].steps[step_id].detail
+    if isinstance(detail, str):
+        return detail
+    parts = (choose(part, {}) for part in index.steps[step_id].details)
+    return " ".join(detail[v] for v in parts if v is not None)
+
+
+def risk_table_row(index: Index, lang: str, family_id: str) -> tuple[str, ...] | None:
+    """The guide's risk-table cells of a family, in `lang`: (name, high risk with GC off, safest first attempt)."""
+    found = _find_table(index)
+    if found is None:
+        return None
+    guide, section, block = found
+    table = index.texts[lang].guides[guide.id].sections[section][block.text]
+    return table.rows.get(family_id) if isinstance(table, TableText) else None
+
+
+def render_topic(index: Index, lang: str, kind: str, ident: str, confidence: float) -> View:
+    """The diagnose answer's `topic`: an FAQ entry or a guide section that answers the question, with its text."""
+    text = index.texts[lang]
+    if kind == "faq":
+        entry = render_faq_entry(index, index.faq[ident], lang)
+        title, blocks, url = entry["question"], entry["answer"], entry["url"]
+    else:
+        guide_id = index.sections[ident]
+        guide = index.guides[guide_id]
+        section = next(sec for sec in guide.sections if sec.id == ident)
+        stext = text.guides[guide_id].sections[ident]
+        raw_title = stext.get("title")
+        title = raw_title if isinstance(raw_title, str) else text.guides[guide_id].title
+        blocks = [_block(index, text, stext, block) for block in section.blocks if block.kind != "faq"]
+        url = section_url(index, lang, ident)
+    lines: list[str] = []
+    for block in blocks:
+        if "text" in block:
+            lines.append(block["text"])
+        lines.extend(f"- {item}" for item in block.get("items", ()))
+        lines.extend(f"- {' | '.join(row['cells'])}" for row in block.get("rows", ()))
+    return {"kind": kind, "id": ident, "title": title, "text": "\n".join(lines), "url": url,
+            "confidence": confidence}
 
 
 def source_of(index: Index, lang: str, section_id: str) -> View:
@@ -180,8 +229,7 @@ def render_search_hit(index: Index, lang: str, kind: str, ident: str, score: flo
         title, snippet = entry["question"], first.get("text") or " · ".join(first.get("items", []))
         url = entry["url"]
     elif kind == "step":
-        step = text.steps[ident]
-        title, snippet = step.title, step.detail
+        title, snippet = text.steps[ident].title, general_detail(index, lang, ident)
         url = section_url(index, lang, index.steps[ident].step.section)
     else:
         guide_id = index.sections[ident]

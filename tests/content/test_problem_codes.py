@@ -133,7 +133,7 @@ def lose_protected_literal(root: Path) -> set[str]:
 
 
 def rename_placeholder(root: Path) -> set[str]:
-    old = "batch-large: O batch size é {batch_size}"
+    old = "batch-large: O Batch Size é {batch_size}"
     edit_text(root, "text/pt/rules.yaml", old, old.replace("{batch_size}", "{batchsize}"))
     return {"risk_reasons.batch-large"}
 
@@ -148,6 +148,13 @@ def unknown_field(root: Path) -> set[str]:
     i = position(root, "structure/steps.yaml", "reduce-batch-size")
     edit_text(root, "structure/steps.yaml", "applies: {batch_size: {ne: 1}}", "applies: {batchsize: {ne: 1}}")
     return {f"{i}.applies.batchsize"}
+
+
+def unfilled_placeholder(root: Path) -> set[str]:
+    # The Batch Size sentence chosen where the batch is not known would show "{batch_size}" to a person.
+    edit_text(root, "structure/steps.yaml", "    - {batch-now: {batch_size: {gte: 2}, target_batch: {gte: 1}}}",
+              "    - {batch-now: {}}")
+    return {"reduce-batch-size.detail.batch-now"}
 
 
 @dataclass(frozen=True)
@@ -173,6 +180,7 @@ CASES = [
     Case("placeholder-mismatch", "placeholder-mismatch", "text/pt/rules.yaml", rename_placeholder),
     Case("unknown-operator", "unknown-operator", "structure/rules.yaml", unknown_operator),
     Case("unknown-field", "unknown-field", "structure/steps.yaml", unknown_field),
+    Case("unfilled-placeholder", "unfilled-placeholder", "text/en/steps.yaml", unfilled_placeholder),
 ]
 
 
@@ -196,7 +204,7 @@ def test_one_mutation_yields_exactly_its_code(case: Case, tmp_path: Path) -> Non
 def test_every_documented_code_has_a_case() -> None:
     doc = problems_module.__doc__ or ""
     documented = set(re.findall(r"^ {2}([a-z]+(?:-[a-z]+)*) {2,}\S", doc, flags=re.MULTILINE))
-    assert len(documented) == 13
+    assert len(documented) == 14
     assert {c.code for c in CASES} == documented
 
 
