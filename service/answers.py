@@ -19,8 +19,8 @@ from .index.build import Index
 from .jobconfig.reader import JobView, read_job
 from .jobconfig.yamltext import load_yaml_text
 from .rendering.check import render_check
-from .rendering.diagnosis import render_plan, render_related, render_risk
-from .rendering.views import render_search_hit
+from .rendering.diagnosis import render_conflicts, render_plan, render_related, render_risk
+from .rendering.views import render_search_hit, render_topic
 from .understanding.extract import as_context_fields
 from .understanding.matcher import Scored, Understanding, outcome, understand
 
@@ -57,15 +57,58 @@ def _text_context(u: Understanding) -> dict[str, Any]:
     return fields
 
 
-def _merge(*layers: dict[str, Any] | None) -> Context:
-    """Later layers win: text < config < explicit context."""
+# Fields whose disagreement between layers is reported in `conflicts`, with the page label that names them.
+CONFLICT_LABELS = {
+    "gradient_checkpointing": N_("Gradient checkpointing"),
+    "model_family": N_("Model family"),
+    "batch_size": N_("Batch size"),
+    "resolutions": N_("Resolutions (buckets)"),
+    "num_frames": N_("Frames per sample (video)"),
+}
+LayerConflict = tuple[str, str, Any, Any]  # (field, "<winner>-over-<loser>", value used, value set aside)
+
+
+def _merge(**layers: dict[str, Any] | None) -> tuple[Context, list[LayerConflict]]:
+    """Later layers win: text < config < explicit context. Disagreements on the fields of CONFLICT_LABELS are
+    returned, each with the value used and the one set aside."""
     merged: dict[str, Any] = {}
-    for layer in layers:
-        if layer:
-            if "model_arch" in layer and "model_family" not in layer:
-                merged.pop("model_family", None)  # the family follows the arch this layer states
-            merged.update({k: v for k, v in layer.items() if v is not None})
-    return Context.model_validate(merged)
+    source: dict[str, str] = {}
+    conflicts: list[LayerConflict] = []
+    for name, layer in layers.items():
+        if not layer:
+            continue
+        if "model_arch" in layer and "model_family" not in layer:
+            merged.pop("model_family", None)  # the family follows the arch this layer states
+        for key, value in layer.items():
+            if value is None:
+                continue
+            old = merged.get(key)
+            if key in CONFLICT_LABELS and old is not None and _norm(old) != _norm(value):
+                conflicts = [c for c in conflicts if c[0] != key]
+                conflicts.append((key, f"{name}-over-{source[key]}", value, old))
+            merged[key] = value
+            source[key] = name
+    return Context.model_validate(merged), conflicts
+
+
+def _norm(value: Any) -> Any:
+    return tuple(sorted(set(value))) if isinstance(value, list | tuple) else value
+
+
+def _layer_conflicts(index: Index, catalogs: Catalogs, lang: str,
+                     found: list[LayerConflict]) -> tuple[tuple[str, tuple[str, ...], dict[str, Any]], ...]:
+    text = index.texts[lang]
+
+    def shown(field: str, value: Any) -> Any:
+        if field == "model_family" and value in text.families:
+            return text.families[value].name
+        return tuple(value) if isinstance(value, list) else value
+
+    return tuple(
+        (cid, (field,), {"field": catalogs.gettext(lang, CONFLICT_LABELS[field]),
+                         "used": shown(field, used), "other": shown(field, other)})
+        for field, cid, used, other in found
+    )
 
 
 def _symptom_ref(index: Index, lang: str, scored: Scored, confidence: float) -> dict[str, Any]:
@@ -83,6 +126,36 @@ def _signals(index: Index, lang: str, u: Understanding) -> list[dict[str, Any]]:
             text = template
         out.append({"id": signal.id, "text": text, "data": signal.data})
     return out
+
+
+def _topic_related(index: Index, topic: Scored) -> tuple[str, ...]:
+    if topic.kind == "faq":
+        return index.faq[topic.id].related
+    return ()
+
+
+def _patch_datasets(plan: Plan, view: JobView | None) -> Plan:
+    """Config patches that fit the submitted config's datasets (batch where it is set, buckets per dataset)."""
+    return _patch_buckets_per_dataset(_patch_where_the_batch_is(plan, view), view)
+
+
+def _patch_buckets_per_dataset(plan: Plan, view: JobView | None) -> Plan:
+    """With several datasets of their own buckets, the bucket patch drops the job's largest bucket from each one
+    that has it, and leaves the others as they are (a one-entry list would give every dataset the same list)."""
+    per_dataset = view.facts.get("dataset_resolutions") if view is not None else None
+    if not per_dataset or len(per_dataset) < 2:
+        return plan
+    every = sorted({size for sizes in per_dataset for size in sizes})
+    largest = every[-1]
+    steps = []
+    for step in plan.steps:
+        patch = step.config_patch or {}
+        datasets = patch.get("datasets")
+        if isinstance(datasets, list) and len(datasets) == 1 and "resolution" in datasets[0]:
+            lists = [sorted(set(sizes) - {largest}) or every[:-1] for sizes in per_dataset]
+            step = replace(step, config_patch={**patch, "datasets": [{"resolution": r} for r in lists]})
+        steps.append(step)
+    return replace(plan, steps=tuple(steps))
 
 
 def _patch_where_the_batch_is(plan: Plan, view: JobView | None) -> Plan:
@@ -150,17 +223,26 @@ def answer_diagnosis(
     u = understand(index.matcher, query, lang) if query and query.strip() else None
     explicit = context.model_dump(exclude_none=True) if context else None
     from_config = view.context.model_dump(exclude_none=True) if view else None
-    merged = _merge(_text_context(u) if u else None, from_config, explicit)
+    merged, layer_conflicts = _merge(text=_text_context(u) if u else None, config=from_config, context=explicit)
 
     match, chosen, confidence, alternatives = "confident", symptom, 1.0, []
+    topic: Scored | None = None
     if not symptom and u is not None:
         candidates = [s for s in u.ranked if s.kind == "symptom"]
         best = candidates[0].score if candidates else 0.0
         second = candidates[1].score if len(candidates) > 1 else 0.0
         match, confidence = outcome(best, second, thresholds.confident, thresholds.minimum)
         chosen = candidates[0].id if candidates and match != "none" else None
-        for alt in candidates[1:4]:
-            _, alt_conf = outcome(alt.score, best, thresholds.confident, thresholds.minimum)
+        topics = [s for s in u.ranked if s.kind in ("faq", "section")]
+        if chosen is None and topics:
+            # No problem stated that a plan answers, but an FAQ entry or a section answers the question: its
+            # text is the answer ("Should I start a first run with GC off?").
+            runner_up = topics[1].score if len(topics) > 1 else 0.0
+            match, confidence = outcome(topics[0].score, runner_up, thresholds.confident, thresholds.minimum)
+            topic = topics[0] if match != "none" else None
+        lead = best if topic is None else topic.score
+        for alt in candidates[(1 if topic is None else 0):4]:
+            _, alt_conf = outcome(alt.score, lead, thresholds.confident, thresholds.minimum)
             if alt_conf >= thresholds.minimum / 2:
                 alternatives.append(_symptom_ref(index, lang, alt, alt_conf))
 
@@ -170,20 +252,32 @@ def answer_diagnosis(
         answer["fallback"] = fallback
     answer["match"] = match
     if chosen is not None:
-        plan = _patch_where_the_batch_is(plan_symptom(index, chosen, merged), view)
+        plan = _patch_datasets(plan_symptom(index, chosen, merged), view)
         answer.update(render_plan(index, plan, lang))
         answer["symptom"]["confidence"] = confidence
+        answer["conflicts"] = render_conflicts(
+            index, _layer_conflicts(index, catalogs, lang, layer_conflicts), lang, plan.facts or {}
+        ) + answer["conflicts"]
     else:
+        # No plan: nothing is rated and no step is given (a topic's own text is the answer).
         resolved = resolve_context(index, merged)
-        related = tuple(s.id for s in (u.ranked if u else ()) if s.kind in ("faq", "section"))[:3]
+        if topic is not None:
+            related = _topic_related(index, topic)
+        else:
+            related = tuple(s.id for s in (u.ranked if u else ()) if s.kind in ("faq", "section"))[:3]
         answer.update({
             "symptom": None,
             "context": resolved.model_dump(exclude_none=True),
             "steps": [],
-            "risk": render_risk(index, assess_risk(index, resolved), lang),
             "related": render_related(index, related, lang),
             "needs": [],
+            "questions": [],
+            "conflicts": [],
         })
+        if topic is not None:
+            answer["topic"] = render_topic(index, lang, topic.kind, topic.id, confidence)
+        elif u is None:  # a config alone: its risk is built on the facts the config states
+            answer["risk"] = render_risk(index, assess_risk(index, resolved), lang)
     answer["alternatives"] = alternatives
     answer["signals"] = _signals(index, lang, u) if u else []
     answer["knowledge_revision"] = index.revision

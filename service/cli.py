@@ -178,18 +178,26 @@ def _format_answer(answer: dict[str, Any]) -> str:
     lines.extend(f"signal: {s['text']}" for s in answer["signals"])
     for rel in answer["related"] if not symptom else ():
         lines.append(f"see: {rel['title']}  {rel['url']}")
-    risk = answer["risk"]
-    lines.append(f"risk: {risk['level']}" + (f" ({risk['family']})" if risk["family"] else ""))
-    lines.extend(f"  - {r['text']}" for r in risk["reasons"])
+    topic = answer.get("topic")
+    if topic:
+        lines.append(f"{topic['title']}  {topic['url']}")
+        lines.extend(f"  {line}" for line in topic["text"].split("\n"))
+    risk = answer.get("risk")
+    if risk:
+        lines.append(f"risk: {risk['level']}" + (f" ({risk['family']})" if risk["family"] else ""))
+        lines.extend(f"  - {r['text']}" for r in risk["reasons"])
+    lines.extend(f"conflict: {c['text']}" for c in answer.get("conflicts", ()))
     lines.append("")
     for step in answer["steps"]:
         lines.append(f"{step['order']}. {step['title']}  [{step['id']}]")
         lines.append(f"   {step['detail']}")
         if step["config_patch"]:
             lines.append(f"   config: {json.dumps(step['config_patch'], ensure_ascii=False)}")
-    if answer["needs"]:
+    if answer.get("questions"):
         lines.append("")
-        lines.append("needs: " + ", ".join(answer["needs"]))
+        for question in answer["questions"]:
+            options = " / ".join(o["label"] for o in question["options"])
+            lines.append(f"? {question['text']}  ({options})")
     return "\n".join(lines)
 
 

@@ -12,11 +12,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .context import MATCH_FEATURES
+from .context import LAYER_CONFLICTS, MATCH_FEATURES
 from .models import Content, FaqText, LanguageText, ListBlock, SectionText, TableBlock, TableText
 from .problems import Problem
 
-_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::[^{}]*)?\}")  # {name} or {name:spec} (a Korean particle)
 
 Unit = tuple[str, str]  # (file, path inside it)
 
@@ -241,7 +241,7 @@ def _language_units(content: Content, text: LanguageText, lang: str, cov: Covera
 
     named: list[tuple[str, Mapping[str, Any], list[str], tuple[str, ...]]] = [
         ("symptoms", text.symptoms, [s.id for s in content.symptoms], ("title", "description")),
-        ("steps", text.steps, [s.id for s in content.steps], ("title", "detail")),
+        ("steps", text.steps, [s.id for s in content.steps], ("title",)),
         ("families", text.families, [f.id for f in content.families], ("name",)),
     ]
     for name, mapping, ids, fields in named:
@@ -252,28 +252,68 @@ def _language_units(content: Content, text: LanguageText, lang: str, cov: Covera
             for fld in fields:
                 expect(file, f"{ident}.{fld}", getattr(item, fld) if item else None)
 
-    file = f"{base}/findings.yaml"
-    extras(file, "", text.findings, [f.id for f in content.findings])
-    for finding in content.findings:
-        wordings = text.findings.get(finding.id, {})
-        for tid in finding.texts:
-            expect(file, f"{finding.id}.{tid}", wordings.get(tid))
-        extras(file, f"{finding.id}.", wordings, finding.texts)
-
     file = f"{base}/signals.yaml"
     extras(file, "", text.signals, content.signals)
     for ident in content.signals:
         expect(file, ident, text.signals.get(ident))
 
+    def expect_variants(file: str, path: str, value: object, variants: Iterable[str]) -> None:
+        """One text when the structure declares no variants, else one text per variant id."""
+        ids = list(variants)
+        if not ids:
+            if value is not None and not isinstance(value, str):
+                cov.problems.append(Problem(file, path, "schema", "expected one text: the structure has no variants"))
+            expect(file, path, _str(value))
+            return
+        if value is not None and not isinstance(value, Mapping):
+            cov.problems.append(Problem(file, path, "schema", "expected one text per variant id"))
+            value = None
+        texts: Mapping[str, str] = value or {}
+        extras(file, f"{path}.", texts, ids)
+        for vid in ids:
+            expect(file, f"{path}.{vid}", texts.get(vid))
+
+    file = f"{base}/findings.yaml"
+    extras(file, "", text.findings, [f.id for f in content.findings])
+    for finding in content.findings:
+        finding_text = text.findings.get(finding.id)
+        expect_variants(file, f"{finding.id}.title", finding_text.title if finding_text else None, finding.title)
+        expect_variants(file, f"{finding.id}.detail", finding_text.detail if finding_text else None,
+                        (vid for part in finding.details for vid in part))
+
+    file = f"{base}/steps.yaml"
+    for step in content.steps:
+        step_text = text.steps.get(step.id)
+        expect_variants(file, f"{step.id}.detail", step_text.detail if step_text else None,
+                        (vid for part in step.details for vid in part))
+        notes = step_text.checks if step_text else {}
+        extras(file, f"{step.id}.checks.", notes, (c.id for c in step.checks if c.notes))
+        for check in step.checks:
+            for note in check.notes:
+                expect(file, f"{step.id}.checks.{check.id}.{note}", notes.get(check.id, {}).get(note))
+            extras(file, f"{step.id}.checks.{check.id}.", notes.get(check.id, {}), check.notes)
+
     file = f"{base}/rules.yaml"
-    groups: list[tuple[str, Mapping[str, str], list[str]]] = [
-        ("reasons", text.rules.reasons, list(content.rules.reasons)),
+    for rid, reason in content.rules.reasons.items():
+        expect_variants(file, f"reasons.{rid}", text.rules.reasons.get(rid), reason.variants)
+    extras(file, "reasons.", text.rules.reasons, content.rules.reasons)
+    groups: list[tuple[str, Mapping[Any, str], list[str]]] = [
         ("risk_reasons", text.rules.risk_reasons, list(content.rules.risk_facts)),
+        ("conflicts", text.rules.conflicts, [c.id for c in content.rules.conflicts] + list(LAYER_CONFLICTS)),
     ]
+    if any(step.checks for step in content.steps):
+        groups.append(("check_status", text.rules.check_status, ["met", "not-met", "unknown"]))
     for group, texts, ids in groups:
         extras(file, f"{group}.", texts, ids)
         for ident in ids:
             expect(file, f"{group}.{ident}", texts.get(ident))
+    extras(file, "questions.", text.rules.questions, (n.field for n in content.rules.needs))
+    for need in content.rules.needs:
+        question = text.rules.questions.get(need.field)
+        expect(file, f"questions.{need.field}.text", question.text if question else None)
+        if need.labels == "boolean":
+            expect(file, f"questions.{need.field}.yes", question.yes if question else None)
+            expect(file, f"questions.{need.field}.no", question.no if question else None)
     return units
 
 

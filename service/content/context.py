@@ -50,6 +50,10 @@ DERIVED_FIELDS: dict[str, str] = {
     "family": "model_family",
     "max_resolution": "resolutions",
     "bucket_count": "resolutions",
+    # facts of a plan (structure/steps.yaml checks and details)
+    "safe_batch": "model_family",  # the family's safest first Batch Size
+    "target_batch": "batch_size",  # the Batch Size the batch step suggests
+    "risk_if_gc_off": "gradient_checkpointing",  # the risk level the job would have with GC off
     # facts of a config check (structure/findings.yaml)
     "risk_level": "gradient_checkpointing",
     "batch_above_safe": "batch_size",
@@ -66,6 +70,20 @@ CHECK_FACTS: tuple[str, ...] = (
     "sample_width", "sample_height", "sample_steps", "sample_every", "sampling_disabled", "low_vram", "quantize",
     "max_resolution", "bucket_count", "risk_level", "batch_above_safe", "sample_area", "sample_frames", "sample_count",
 )
+
+# Placeholders of step, reason and risk texts that are not a fact of the same name, and the fact each is filled
+# from (rendering/diagnosis.py `fill_values`): a text may use one only where its condition makes that fact known.
+PLACEHOLDERS: dict[str, str] = {
+    "family": "family",  # the family's localized name
+    "high_risk": "family",  # its risk-table cells: "High risk with GC off" ...
+    "safe_attempt": "family",  # ... and "Safest first attempt"
+    "kept": "bucket_count",  # the buckets kept by the bucket step (all but the largest) ...
+    "dropped": "bucket_count",  # ... and the one dropped
+}
+
+# Contradictions between the layers of a diagnosis (text < config < explicit context), by the two layers: the
+# answer uses the later one. Their texts: text/<lang>/rules.yaml `conflicts.<id>`.
+LAYER_CONFLICTS: tuple[str, ...] = ("config-over-text", "context-over-text", "context-over-config")
 
 # Facts about a query, besides its concepts, that intents may weigh (computed by the matcher).
 MATCH_FEATURES: tuple[str, ...] = (

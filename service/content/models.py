@@ -78,6 +78,7 @@ class FaqEntry(Frozen):
 class PlanEntry(Frozen):
     step: Id
     reason: Id
+    when: Condition = {}  # besides the step's own `applies`: this entry is for these facts only
 
 
 class Symptom(Frozen):
@@ -89,6 +90,27 @@ class Symptom(Frozen):
     plan: tuple[PlanEntry, ...]
 
 
+# Text variants: each declares the condition under which its text is true, over the facts of the answer
+# (the operators of service/index/conditions.py). The first variant whose condition holds is used; its text
+# sits per language under the same variant id. No variants: one text, true wherever its item is used.
+Variants = dict[Id, Condition]
+
+
+class StepCheck(Frozen):
+    """One of the guide's conditions for a step (`test-gc-off-carefully`: "Reasonable conditions"), judged on
+    the facts: `met` when that condition holds, `not_met` when that one does, unknown otherwise. Its words are
+    the guide's own (`guide`: section and list key, `item`: the position in that list); `notes` say, per
+    status, what the facts show (text/<lang>/steps.yaml `checks.<id>.<note>`)."""
+
+    id: Id
+    section: Id
+    key: Key
+    item: Annotated[int, Field(ge=0, le=50)]
+    met: Condition = {}
+    not_met: Condition = {}
+    notes: Variants = {}
+
+
 class Step(Frozen):
     id: Id
     section: Id
@@ -96,6 +118,9 @@ class Step(Frozen):
     applies: Condition = {}
     patch: dict[str, Any] | None = None
     patch_builder: Id | None = None
+    details: tuple[Variants, ...] = ()
+    checks: tuple[StepCheck, ...] = ()
+    watch: tuple[Id, Key] | None = None  # the guide's list of what to watch: (section, list key)
 
 
 class Family(Frozen):
@@ -106,13 +131,6 @@ class Family(Frozen):
     safe_batch: Annotated[int, Field(ge=1, le=64)]
     fallback: bool = False
     aliases: tuple[Annotated[str, StringConstraints(min_length=1, max_length=64)], ...] = ()
-
-
-class TextVariant(Frozen):
-    """One wording of a sentence (`text`, an id in the language files) and the condition under which it is true."""
-
-    text: Id
-    when: Condition = {}
 
 
 class FindingRule(Frozen):
@@ -127,24 +145,41 @@ class FindingRule(Frozen):
     suggested: Any = None
     suggested_builder: Id | None = None
     step: Id
-    title: Annotated[tuple[TextVariant, ...], Field(min_length=1)]
-    detail: Annotated[dict[Key, Annotated[tuple[TextVariant, ...], Field(min_length=1)]], Field(min_length=1)]
+    # Text variants (see Variants): the title's, and each sentence's of the detail, in order. For each, the first
+    # variant whose condition holds is used; a title with variants ends on one that always holds, and a sentence
+    # none of whose variants holds is left out. No title variants: one title, true wherever the finding is.
+    title: Variants = {}
+    details: tuple[Variants, ...] = ()
 
     @model_validator(mode="after")
-    def _title_always_has_a_wording(self) -> FindingRule:
-        if self.title[-1].when:
-            raise ValueError("the last wording of a title has no condition, so that every finding has a title")
+    def _title_always_has_a_text(self) -> FindingRule:
+        if self.title and list(self.title.values())[-1]:
+            raise ValueError("the last title variant has no condition, so that every finding has a title")
         return self
-
-    @property
-    def texts(self) -> tuple[str, ...]:
-        """Every text id the finding may use, title first, in order and once each."""
-        ids = [v.text for v in self.title] + [v.text for slot in self.detail.values() for v in slot]
-        return tuple(dict.fromkeys(ids))
 
 
 class Reason(Frozen):
     section: Id
+    variants: Variants = {}
+
+
+class NeedSpec(Frozen):
+    """An input worth asking for: the values a bot may offer (each a valid context value), and how they are
+    labelled (`boolean`: the texts' yes/no, `family`: family names, `number`, `buckets`: sizes joined by " / ")."""
+
+    field: Key
+    options: tuple[Any, ...]
+    labels: Literal["boolean", "family", "number", "buckets"]
+    unless: Condition = {}  # where the input cannot vary (Num Frames on an image-only family), it is not asked
+
+
+class Conflict(Frozen):
+    """A contradiction between what a symptom means and the facts: when `when` holds for the symptom's answer."""
+
+    id: Id
+    symptoms: tuple[Id, ...]
+    when: Condition
+    fields: tuple[Key, ...]
 
 
 class RiskRule(Frozen):
@@ -158,7 +193,8 @@ class Rules(Frozen):
     reasons: dict[Id, Reason]
     risk_facts: dict[Id, Condition]
     risk: tuple[RiskRule, ...]
-    needs: tuple[Key, ...]
+    needs: tuple[NeedSpec, ...]
+    conflicts: tuple[Conflict, ...] = ()
 
 
 class Implication(Frozen):
@@ -251,21 +287,37 @@ class SymptomText(Frozen):
     description: Text
 
 
+VariantText = Text | dict[Id, Text]  # one text, or one per variant id
+
+
 class StepText(Frozen):
     title: Text
-    detail: Text
+    detail: VariantText
+    checks: dict[Id, dict[Id, Text]] = {}  # check id -> note id -> text (structure: steps.yaml checks.notes)
+
+
+class QuestionText(Frozen):
+    text: Text
+    yes: Text | None = None
+    no: Text | None = None
 
 
 class RulesText(Frozen):
-    reasons: dict[Id, Text]
+    reasons: dict[Id, VariantText]
     risk_reasons: dict[Id, Text]
+    questions: dict[Key, QuestionText] = {}
+    conflicts: dict[Id, Text] = {}
+    check_status: dict[Literal["met", "not-met", "unknown"], Text] = {}
 
 
-FindingText = dict[Id, Text]  # text id (structure/findings.yaml `title` / `detail` wordings) -> one sentence
+class FindingText(Frozen):
+    title: VariantText
+    detail: VariantText
 
 
 class FamilyText(Frozen):
     name: Text
+    reading: Text | None = None  # how the name is read aloud, where grammar depends on it (Korean particles)
 
 
 class Vocabulary(Frozen):

@@ -14,7 +14,7 @@ Codes (each has a failing fixture in tests/content/):
   placeholder-mismatch  a translation's {placeholders} differ from English
   unknown-operator      a rule condition uses an operator that is not registered
   unknown-field         a rule condition tests a field the context does not have
-  unknown-placeholder   a finding's wording names a {fact} its conditions do not make known
+  unfilled-placeholder  a text's {placeholder} is no fact, or its condition does not make that fact known
 """
 
 from __future__ import annotations

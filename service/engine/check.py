@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..index.build import CompiledFinding, Index
+from ..index.build import CompiledFinding, Index, choose
 from ..jobconfig.reader import JobView
 from .facts import facts_of, resolve_context
 from .risk import Risk, assess_risk
@@ -23,7 +23,8 @@ class Finding:
     suggested: Any
     step: str
     params: dict[str, Any]
-    texts: tuple[str, ...]  # the wordings used: the title's, then each detail sentence's whose condition holds
+    title_variant: str | None  # the title's text variant (None: the finding has one title)
+    detail_parts: tuple[str, ...]  # the text variant of each detail sentence whose condition holds, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +47,12 @@ def job_facts(index: Index, view: JobView) -> tuple[dict[str, Any], Risk]:
     return facts, risk
 
 
-def choose_texts(finding: CompiledFinding, facts: Mapping[str, Any]) -> tuple[str, ...]:
-    """The title's first wording whose condition holds, then, for each sentence of the detail in order, its
-    first wording whose condition holds (a sentence with none is left out)."""
-    title = next(v.text for v in finding.title if v.when(facts))  # the last title wording has no condition
-    sentences = (next((v.text for v in slot if v.when(facts)), None) for slot in finding.detail)
-    return (title, *(s for s in sentences if s is not None))
+def choose_texts(finding: CompiledFinding, facts: Mapping[str, Any]) -> tuple[str | None, tuple[str, ...]]:
+    """The title's first variant whose condition holds (None: the finding has one title), and, for each sentence
+    of the detail in order, its first variant whose condition holds (a sentence with none is left out)."""
+    title = choose(finding.title, facts) if finding.title else None
+    sentences = (choose(part, facts) for part in finding.details)
+    return title, tuple(v for v in sentences if v is not None)
 
 
 def check_job(index: Index, view: JobView) -> ConfigCheck:
@@ -67,6 +68,7 @@ def check_job(index: Index, view: JobView) -> ConfigCheck:
         value = located.value if located else facts.get(rule.field)
         severity = "high" if compiled.high_when is not None and compiled.high_when(facts) else rule.severity
         suggested = rule.suggested
+        title, parts = choose_texts(compiled, facts)
         if compiled.builder is not None:
             suggested = compiled.builder(facts, family.safe_batch, value)
         findings.append(Finding(
@@ -77,7 +79,8 @@ def check_job(index: Index, view: JobView) -> ConfigCheck:
             suggested=suggested,
             step=rule.step,
             params={k: v for k, v in facts.items() if v is not None and not isinstance(v, tuple)},
-            texts=choose_texts(compiled, facts),
+            title_variant=title,
+            detail_parts=parts,
         ))
     findings.sort(key=lambda f: SEVERITY_ORDER[f.severity])
     return ConfigCheck(view, risk, tuple(findings))

@@ -8,6 +8,9 @@ from ..content.context import Context
 from ..errors import UnknownModelFamily
 from ..index.build import Index
 
+CONSERVATIVE_BATCH_ANY_FAMILY = 1  # with the family unknown, a Batch Size is surely conservative only at 1 ...
+LARGEST_SAFE_BATCH = 4  # ... and surely not above the largest safest first attempt of any family (FLUX: 1–4)
+
 
 def resolve_context(index: Index, context: Context, implied: dict[str, Any] | None = None) -> Context:
     """Fill what the context implies: `model_family` from `model_arch`; symptom implications under it.
@@ -23,10 +26,39 @@ def resolve_context(index: Index, context: Context, implied: dict[str, Any] | No
 
 
 def facts_of(context: Context) -> dict[str, Any]:
-    """The mapping rule conditions read: every context field plus the derived facts."""
+    """The mapping rule conditions read: every context field plus the derived facts of the context alone."""
     facts = context.model_dump()
     buckets = context.resolutions
     facts["family"] = context.model_family
     facts["max_resolution"] = max(buckets) if buckets else None
     facts["bucket_count"] = len(set(buckets)) if buckets else None
+    width, height = context.sample_width, context.sample_height
+    facts["sample_area"] = width * height if width is not None and height is not None else None
+    return facts
+
+
+def derive(index: Index, facts: dict[str, Any]) -> dict[str, Any]:
+    """Add the facts that need the knowledge (the family's safest first Batch Size) to `facts`, in place.
+
+    Every derived value is None when what it comes from is unknown, so no rule fires on a fact nobody stated.
+    """
+    buckets = facts.get("resolutions")
+    facts["max_resolution"] = max(buckets) if buckets else None
+    facts["bucket_count"] = len(set(buckets)) if buckets else None
+    family_id = facts.get("model_family")
+    facts["family"] = family_id
+    family = index.families.get(family_id) if family_id is not None else None
+    safe = family.safe_batch if family is not None else None
+    batch = facts.get("batch_size")
+    facts["safe_batch"] = safe
+    if batch is None:
+        above = None
+    elif safe is not None:
+        above = batch > safe
+    else:
+        above = True if batch > LARGEST_SAFE_BATCH else False if batch <= CONSERVATIVE_BATCH_ANY_FAMILY else None
+    facts["batch_above_safe"] = above
+    fallback_safe = index.families[index.fallback_family].safe_batch
+    floor = safe if safe is not None else fallback_safe
+    facts["target_batch"] = None if batch is None else (floor if batch > floor else 1)
     return facts

@@ -1,15 +1,29 @@
-"""Plan: symptom + context -> ordered steps with reasons and patches, risk with its facts, and needs."""
+"""Plan: symptom + context -> ordered steps with the texts true for the facts, risk, needs and conflicts.
+
+Which text explains a step is chosen here, by the conditions each text variant declares (structure/rules.yaml
+`reasons`, structure/steps.yaml `details` and `checks`); rendering only looks the chosen ids up and fills them.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..content.context import Context
 from ..errors import UnknownSymptom
-from ..index.build import Index
-from .facts import facts_of, resolve_context
+from ..index.build import CompiledCheck, CompiledSymptom, Index, choose
+from .facts import derive, facts_of, resolve_context
 from .risk import Risk, assess_risk
+
+Status = Literal["met", "not-met", "unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    id: str
+    status: Status
+    note: str | None  # the note variant that holds, if any
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +32,9 @@ class PlannedStep:
     reason: str
     section: str
     config_patch: dict[str, Any] | None
+    reason_variant: str | None = None  # None: the reason has one text
+    detail_parts: tuple[str, ...] = ()  # the detail variants used, in order (empty: the step has one detail text)
+    checks: tuple[CheckResult, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +45,15 @@ class Plan:
     risk: Risk
     needs: tuple[str, ...]
     related: tuple[str, ...]
+    conflicts: tuple[str, ...] = ()
+    facts: Mapping[str, Any] | None = None  # what the texts are filled from
+
+
+def plan_facts(index: Index, context: Context) -> dict[str, Any]:
+    """Every fact a plan's conditions read, for a resolved context."""
+    facts = derive(index, facts_of(context))
+    facts["risk_if_gc_off"] = _risk_level(index, {**facts, "gradient_checkpointing": False})
+    return facts
 
 
 def plan_symptom(index: Index, symptom_id: str, context: Context) -> Plan:
@@ -36,28 +62,87 @@ def plan_symptom(index: Index, symptom_id: str, context: Context) -> Plan:
     if compiled is None:
         raise UnknownSymptom(id=symptom_id)
     context = resolve_context(index, context, compiled.symptom.implies)
-    facts = facts_of(context)
+    facts = plan_facts(index, context)
     family = index.families[context.model_family or index.fallback_family]
 
     steps: list[PlannedStep] = []
-    seen: set[str] = set()
-    for item in compiled.plan:
-        step = item.step.step
-        if step.id in seen or not item.step.applies(facts):
-            continue
-        seen.add(step.id)
+    for item in _items(compiled, facts):
+        cstep = item.step
+        step = cstep.step
         patch = step.patch
-        if item.step.builder is not None:
-            patch = item.step.builder(facts, family.safe_batch)
-        steps.append(PlannedStep(step.id, item.reason, step.section, patch))
-
-    reads = compiled.reads | (index.risk_reads if compiled.symptom.risk else frozenset())
-    needs = tuple(f for f in index.needs_order if f in reads and getattr(context, f) is None)
+        if cstep.builder is not None:
+            patch = cstep.builder(facts, family.safe_batch)
+        parts = tuple(v for v in (choose(part, facts) for part in cstep.details) if v is not None)
+        steps.append(PlannedStep(
+            id=step.id,
+            reason=item.reason,
+            section=step.section,
+            config_patch=patch,
+            reason_variant=choose(index.reasons[item.reason], facts),
+            detail_parts=parts,
+            checks=tuple(_judge(check, facts) for check in cstep.checks),
+        ))
+    risk = assess_risk(index, context, facts)
     return Plan(
         symptom=symptom_id,
         context=context,
         steps=tuple(steps),
-        risk=assess_risk(index, context, facts),
-        needs=needs,
+        risk=risk,
+        needs=needs_of(index, compiled, facts, _signature(compiled, facts, risk.level)),
         related=compiled.symptom.related,
+        conflicts=tuple(c.conflict.id for c in index.conflicts
+                        if symptom_id in c.conflict.symptoms and c.when(facts)),
+        facts=facts,
     )
+
+
+def needs_of(index: Index, compiled: CompiledSymptom, facts: Mapping[str, Any],
+             signature: tuple[Any, ...]) -> tuple[str, ...]:
+    """The unknown inputs one of whose values would change the steps or the risk level: each is tried in turn
+    (structure/rules.yaml `needs` options) and kept when some option plans differently."""
+    out = []
+    for compiled_need in index.needs:
+        need = compiled_need.spec
+        if facts.get(need.field) is not None or (compiled_need.unless is not None and compiled_need.unless(facts)):
+            continue
+        for option in need.options:
+            probe = derive(index, {**facts, need.field: tuple(option) if isinstance(option, list) else option})
+            level = _risk_level(index, probe) if compiled.symptom.risk else None
+            if _signature(compiled, probe, level) != signature:
+                out.append(need.field)
+                break
+    return tuple(out)
+
+
+def _items(compiled: CompiledSymptom, facts: Mapping[str, Any]) -> list[Any]:
+    seen: set[str] = set()
+    out = []
+    for item in compiled.plan:
+        sid = item.step.step.id
+        if sid in seen or not item.step.applies(facts) or (item.when is not None and not item.when(facts)):
+            continue
+        seen.add(sid)
+        out.append(item)
+    return out
+
+
+def _signature(compiled: CompiledSymptom, facts: Mapping[str, Any], level: str | None) -> tuple[Any, ...]:
+    """What `needs` compares: the ordered step ids and, where the risk matters, its level."""
+    return (tuple(item.step.step.id for item in _items(compiled, facts)),
+            level if compiled.symptom.risk else None)
+
+
+def _risk_level(index: Index, facts: Mapping[str, Any]) -> str:
+    for compiled in index.risk:
+        if compiled.when(facts):
+            return compiled.rule.level
+    return "unknown"
+
+
+def _judge(check: CompiledCheck, facts: Mapping[str, Any]) -> CheckResult:
+    status: Status = "unknown"
+    if check.met is not None and check.met(facts):
+        status = "met"
+    elif check.not_met is not None and check.not_met(facts):
+        status = "not-met"
+    return CheckResult(check.check.id, status, choose(check.notes, facts))

@@ -51,15 +51,29 @@ class Source(BaseModel):
     url: str
 
 
+class CheckOut(BaseModel):
+    """One of the guide's conditions for a step, judged from what is known of the job."""
+
+    id: str
+    text: str = Field(description="The condition, in the guide's words.")
+    status: Literal["met", "not-met", "unknown"]
+    status_text: str
+    note: str | None = Field(None, description="What the known facts show, where they show something.")
+
+
 class StepOut(BaseModel):
     order: int
     id: str
     title: str
-    detail: str
+    detail: str = Field(description="What to do, filled from what is known of the job.")
     reason: Reason
     config_patch: dict[str, Any] | None
     ui_path: list[str]
     source: Source
+    checks: list[CheckOut] | None = Field(
+        None, description="`test-gc-off-carefully`: the guide's conditions, each met, not met or unknown."
+    )
+    watch: list[str] | None = Field(None, description="What to watch while trying the step, in the guide's words.")
 
 
 class RiskReason(BaseModel):
@@ -81,6 +95,37 @@ class Related(BaseModel):
     url: str
 
 
+class Option(BaseModel):
+    value: Any = Field(description="The value to send back in `context.<field>`.")
+    label: str
+
+
+class Question(BaseModel):
+    """An input that would change this answer, with a question a bot can ask in the answer's language."""
+
+    field: str = Field(description="The `context` field the reply goes to.")
+    text: str
+    options: list[Option]
+
+
+class ConflictOut(BaseModel):
+    """Inputs that contradict each other, and which one the answer follows."""
+
+    fields: list[str]
+    text: str
+
+
+class Topic(BaseModel):
+    """The FAQ entry or guide section that answers the question, when no symptom does."""
+
+    kind: Literal["faq", "section"]
+    id: str
+    title: str
+    text: str = Field(description="The entry's or section's text, one paragraph or list item per line.")
+    url: str
+    confidence: float = Field(ge=0, le=1)
+
+
 class Signal(BaseModel):
     id: str
     text: str
@@ -95,9 +140,15 @@ class DiagnoseResponse(BaseModel):
     alternatives: list[SymptomRef]
     context: dict[str, Any]
     steps: list[StepOut]
-    risk: RiskOut
+    risk: RiskOut | None = Field(
+        None, description="The job's OOM risk from the known facts; absent when no plan answers (`match: none`, "
+        "a topic)."
+    )
     related: list[Related]
-    needs: list[str]
+    needs: list[str] = Field(description="Unknown inputs one of whose values would change the steps or risk level.")
+    questions: list[Question] = Field(description="A localized question per `needs` entry, with its options.")
+    conflicts: list[ConflictOut]
+    topic: Topic | None = None
     signals: list[Signal]
     knowledge_revision: str
 

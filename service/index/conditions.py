@@ -82,16 +82,15 @@ def condition_fields(condition: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(out)
 
 
-# Operators whose test fails on an unknown field: a condition holding with one of them proves the field known.
-_PROVES_KNOWN = frozenset({"eq", "in", "gt", "gte", "lt", "lte"})
+_KNOWING = frozenset({"eq", "in", "gt", "gte", "lt", "lte"})
 
 
 def known_fields(condition: Mapping[str, Any]) -> frozenset[str]:
-    """The fields a condition proves known (not None) whenever it holds: what a text chosen by it may name.
+    """The fields a condition guarantees known when it holds (a comparison holds only on a known value), so a
+    text chosen by it may be filled from them.
 
-    >>> sorted(known_fields({"batch_size": {"gte": 2}, "family": {"ne": "flux"}, "low_vram": {"unknown": False},
-    ...                      "any": [{"step": {"gt": 3}, "phase": {"eq": "training"}}, {"step": {"lt": 2}}]}))
-    ['batch_size', 'low_vram', 'step']
+    >>> sorted(known_fields({"batch_size": {"gte": 2}, "family": {"ne": "flux"}}))
+    ['batch_size']
     """
     out: set[str] = set()
     for name, spec in condition.items():
@@ -99,8 +98,9 @@ def known_fields(condition: Mapping[str, Any]) -> frozenset[str]:
             for sub in spec:
                 out |= known_fields(sub)
         elif name == "any":
-            out |= frozenset.intersection(*(known_fields(sub) for sub in spec)) if spec else frozenset()
-        elif any(op in _PROVES_KNOWN or (op == "unknown" and not operand) for op, operand in spec.items()):
+            branches = [known_fields(sub) for sub in spec]
+            out |= frozenset.intersection(*branches) if branches else frozenset()
+        elif isinstance(spec, Mapping) and (_KNOWING & set(spec) or spec.get("unknown") is False):
             out.add(name)
     return frozenset(out)
 

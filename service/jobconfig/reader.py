@@ -113,6 +113,7 @@ def read_job(data: Any, flag_arch: Mapping[str, str] | None = None) -> JobView:
     # Each dataset runs at its own batch size when it sets one, else at train.batch_size: the job's
     # effective batch is the largest of those (toolkit/data_loader.py).
     batch: int | None = None
+    per_dataset: list[tuple[int, ...]] = []
     for j, ds in enumerate(datasets):
         ds_path = f"{base}.datasets[{j}]"
         ds_batch = ds.get("batch_size")
@@ -125,6 +126,7 @@ def read_job(data: Any, flag_arch: Mapping[str, str] | None = None) -> JobView:
                 loc["batch_size"] = Located(f"{base}.train.batch_size", train_batch, "batch_size" in train)
         sizes = [_int(r, f"{ds_path}.resolution") for r in _as_list(ds.get("resolution", DEFAULTS["resolution"]))]
         resolutions.update(sizes)
+        per_dataset.append(tuple(sizes))
         if sizes and max(sizes) > best_res:
             best_res = max(sizes)
             loc["resolutions"] = Located(f"{ds_path}.resolution", ds.get("resolution", DEFAULTS["resolution"]),
@@ -186,6 +188,7 @@ def read_job(data: Any, flag_arch: Mapping[str, str] | None = None) -> JobView:
         "sample_area": int(width) * int(height) if isinstance(width, int) and isinstance(height, int) else None,
         "sample_frames": sample_frames,
         "sample_count": len(samples),
+        "dataset_resolutions": tuple(per_dataset),
     }
     name = _mapping(data.get("config")).get("name")
     return JobView(str(name) if name is not None else None, i, context, facts, loc)

@@ -1,5 +1,5 @@
-"""Render a config check: localized findings (the title and detail sentences the engine chose, filled from the
-facts) and the risk."""
+"""Render a config check: localized findings (the title and detail sentences the engine chose for the facts,
+filled from them) and the risk."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 
 from ..engine.check import ConfigCheck
 from ..index.build import Index
-from .diagnosis import Params, render_risk
+from .diagnosis import render_risk
+from .fill import Word, fill
 from .views import View
 
 
@@ -23,19 +24,20 @@ def render_check(index: Index, check: ConfigCheck, lang: str) -> View:
     text = index.texts[lang]
     findings = []
     for finding in check.findings:
-        params = Params({k: _shown(v) for k, v in finding.params.items()})
+        params: dict[str, Any] = {k: _shown(v) for k, v in finding.params.items()}
         params["value"] = _shown(finding.value)
         params["suggested"] = _shown(finding.suggested)
         family = finding.params.get("family")
         if family is not None:
-            params["family"] = text.families[family].name
+            params["family"] = Word(text.families[family].name, text.families[family].reading)
         ftext = text.findings[finding.id]
-        title, *sentences = (ftext[t].format_map(params) for t in finding.texts)
+        title = ftext.title if isinstance(ftext.title, str) else ftext.title[finding.title_variant or ""]
+        detail = [ftext.detail] if isinstance(ftext.detail, str) else [ftext.detail[v] for v in finding.detail_parts]
         findings.append({
             "id": finding.id,
             "severity": finding.severity,
-            "title": title,
-            "detail": " ".join(sentences),
+            "title": fill(title, lang, params),
+            "detail": " ".join(fill(sentence, lang, params) for sentence in detail),
             "path": finding.path,
             "value": finding.value,
             "suggested": finding.suggested,

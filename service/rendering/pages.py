@@ -128,9 +128,27 @@ class Pages:
             errors=errors,
             answer=answer,
             understood=understood_parts(self.index, lang, answer.get("context") or {}, t) if answer else [],
+            topic_blocks=text_blocks(answer["topic"]["text"]) if answer and answer.get("topic") else [],
             symptoms=[{"id": sid, "title": text.symptoms[sid].title} for sid in self.index.symptoms],
             families=[{"id": fid, "name": text.families[fid].name} for fid in self.index.families],
         )
+
+
+def text_blocks(text: str) -> list[dict[str, Any]]:
+    """A topic's text (lines; "- " items) as the guide's blocks: paragraphs, and lists of consecutive items.
+
+    >>> [b["kind"] for b in text_blocks("Lead:\n- one\n- two\nEnd.")]
+    ['paragraph', 'list', 'paragraph']
+    """
+    blocks: list[dict[str, Any]] = []
+    for line in (raw.strip() for raw in text.splitlines()):
+        if line.startswith("- "):
+            if not blocks or blocks[-1]["kind"] != "list":
+                blocks.append({"kind": "list", "items": []})
+            blocks[-1]["items"].append(line[2:])
+        elif line:
+            blocks.append({"kind": "paragraph", "text": line})
+    return blocks
 
 
 # What the troubleshooter understood, field by field: the label (a catalog message) and how a value is shown.

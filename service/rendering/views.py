@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from ..content.models import Block, FaqEntry, Guide, LanguageText, ListBlock, TableBlock, TableText, TextBlock
-from ..index.build import Index
+from ..index.build import Index, choose
 
 View = dict[str, Any]
 
@@ -23,7 +23,7 @@ def section_url(index: Index, lang: str, section_id: str) -> str:
 
 
 def faq_url(index: Index, lang: str, faq_id: str) -> str:
-    """An FAQ entry's own anchor on the guide page (its section holds every entry, each under its id)."""
+    """An FAQ entry's own anchor on the help page (each entry carries its id)."""
     return help_url(lang, index.sections[index.faq[faq_id].section], faq_id)
 
 
@@ -118,11 +118,55 @@ def render_step(index: Index, step_id: str, lang: str) -> View:
     return {
         "id": step.id,
         "title": stext.title,
-        "detail": stext.detail,
+        "detail": general_detail(index, lang, step_id),
         "ui_path": list(step.ui_path),
         "config_patch": step.patch,
         "source": source_of(index, lang, step.section),
     }
+
+
+def general_detail(index: Index, lang: str, step_id: str) -> str:
+    """A step's detail when nothing is known of the job: the variants whose conditions hold on no facts."""
+    detail = index.texts[lang].steps[step_id].detail
+    if isinstance(detail, str):
+        return detail
+    parts = (choose(part, {}) for part in index.steps[step_id].details)
+    return " ".join(detail[v] for v in parts if v is not None)
+
+
+def risk_table_row(index: Index, lang: str, family_id: str) -> tuple[str, ...] | None:
+    """The guide's risk-table cells of a family, in `lang`: (name, high risk with GC off, safest first attempt)."""
+    found = _find_table(index)
+    if found is None:
+        return None
+    guide, section, block = found
+    table = index.texts[lang].guides[guide.id].sections[section][block.text]
+    return table.rows.get(family_id) if isinstance(table, TableText) else None
+
+
+def render_topic(index: Index, lang: str, kind: str, ident: str, confidence: float) -> View:
+    """The diagnose answer's `topic`: an FAQ entry or a guide section that answers the question, with its text."""
+    text = index.texts[lang]
+    if kind == "faq":
+        entry = render_faq_entry(index, index.faq[ident], lang)
+        title, blocks, url = entry["question"], entry["answer"], entry["url"]
+    else:
+        guide_id = index.sections[ident]
+        guide = index.guides[guide_id]
+        section = next(sec for sec in guide.sections if sec.id == ident)
+        stext = text.guides[guide_id].sections[ident]
+        raw_title = stext.get("title")
+        title = raw_title if isinstance(raw_title, str) else text.guides[guide_id].title
+        blocks = [_block(index, text, stext, block) for block in section.blocks if block.kind != "faq"]
+        url = section_url(index, lang, ident)
+    lines: list[str] = []
+    for block in blocks:
+        if "text" in block:
+            lines.append(block["text"])
+        lines.extend(f"- {item}" for item in block.get("items", ()))
+        lines.extend(f"- {' | '.join(row['cells'])}" for row in block.get("rows", ()))
+    return {"kind": kind, "id": ident, "title": title, "text": "\n".join(lines), "url": url,
+            "confidence": confidence}
 
 
 def source_of(index: Index, lang: str, section_id: str) -> View:
@@ -235,8 +279,8 @@ def render_search_hit(index: Index, lang: str, kind: str, ident: str, score: flo
         entry = render_faq_entry(index, index.faq[ident], lang)
         title, blocks, url = entry["question"], entry["answer"], entry["url"]
     elif kind == "step":
-        step = text.steps[ident]
-        title, blocks = step.title, [{"kind": "paragraph", "text": step.detail}]
+        title = text.steps[ident].title
+        blocks = [{"kind": "paragraph", "text": general_detail(index, lang, ident)}]
         url = section_url(index, lang, index.steps[ident].step.section)
     else:
         guide_id = index.sections[ident]

@@ -133,7 +133,7 @@ def lose_protected_literal(root: Path) -> set[str]:
 
 
 def rename_placeholder(root: Path) -> set[str]:
-    old = "batch-large: O batch size é {batch_size}"
+    old = "batch-large: O Batch Size é {batch_size}"
     edit_text(root, "text/pt/rules.yaml", old, old.replace("{batch_size}", "{batchsize}"))
     return {"risk_reasons.batch-large"}
 
@@ -150,34 +150,41 @@ def unknown_field(root: Path) -> set[str]:
     return {f"{i}.applies.batchsize"}
 
 
-def unproven_placeholder(root: Path) -> set[str]:
-    # The wording that names {family} loses the condition that makes the family known.
+def unfilled_placeholder(root: Path) -> set[str]:
+    # The Batch Size sentence chosen where the batch is not known would show "{batch_size}" to a person.
+    edit_text(root, "structure/steps.yaml", "    - {batch-now: {batch_size: {gte: 2}, target_batch: {gte: 1}}}",
+              "    - {batch-now: {}}")
+    return {"reduce-batch-size.detail.batch-now"}
+
+
+def finding_placeholder_unproven(root: Path) -> set[str]:
+    # The finding text that names {family} loses the condition that makes the family known.
     i = position(root, "structure/findings.yaml", "gc-off")
 
     def change(data: Any) -> None:
-        why = data[i]["detail"]["why"]
-        assert why[0]["text"] == "why-risky-family" and "family" in why[0]["when"]
-        why[0].pop("when")
+        why = data[i]["details"][0]
+        assert "family" in why["why-risky-family"]
+        why["why-risky-family"] = {}
 
     edit_yaml(root, "structure/findings.yaml", change)
-    return {f"{i}.detail.why.0"}
+    return {"gc-off.detail.why-risky-family"}
 
 
-def wording_operator(root: Path) -> set[str]:
-    # A finding's wording is chosen by a condition compiled at load, with the same operator table as the rules.
+def finding_variant_operator(root: Path) -> set[str]:
+    # A finding's text variant is chosen by a condition compiled at load, with the operator table of the rules.
     i = position(root, "structure/findings.yaml", "expensive-preview")
 
     def change(data: Any) -> None:
-        data[i]["detail"]["why"][2]["when"] = {"family": {"is": "qwen-edit"}}
+        data[i]["details"][2]["why-qwen-edit"] = {"family": {"is": "qwen-edit"}}
 
     edit_yaml(root, "structure/findings.yaml", change)
-    return {f"{i}.detail.why.2.when.family.is"}
+    return {f"{i}.details.2.why-qwen-edit.family.is"}
 
 
-def title_without_default(root: Path) -> set[str] | None:
-    # The last wording of a title must hold always, so that every finding raised has a title.
+def finding_title_without_default(root: Path) -> set[str] | None:
+    # The last title variant must hold always, so that every finding raised has a title.
     i = position(root, "structure/findings.yaml", "expensive-preview")
-    edit_yaml(root, "structure/findings.yaml", lambda data: data[i]["title"].pop())
+    edit_yaml(root, "structure/findings.yaml", lambda data: data[i]["title"].pop("still"))
     return None
 
 
@@ -204,9 +211,10 @@ CASES = [
     Case("placeholder-mismatch", "placeholder-mismatch", "text/pt/rules.yaml", rename_placeholder),
     Case("unknown-operator", "unknown-operator", "structure/rules.yaml", unknown_operator),
     Case("unknown-field", "unknown-field", "structure/steps.yaml", unknown_field),
-    Case("unknown-operator-wording", "unknown-operator", "structure/findings.yaml", wording_operator),
-    Case("schema-title-without-default", "schema", "structure/findings.yaml", title_without_default),
-    Case("unknown-placeholder", "unknown-placeholder", "structure/findings.yaml", unproven_placeholder),
+    Case("unfilled-placeholder", "unfilled-placeholder", "text/en/steps.yaml", unfilled_placeholder),
+    Case("unfilled-placeholder-finding", "unfilled-placeholder", "text/en/findings.yaml", finding_placeholder_unproven),
+    Case("unknown-operator-finding", "unknown-operator", "structure/findings.yaml", finding_variant_operator),
+    Case("schema-finding-title", "schema", "structure/findings.yaml", finding_title_without_default),
 ]
 
 

@@ -35,10 +35,11 @@ def flatten(node: object, path: str = "") -> Iterator[tuple[str, str]]:
 
 
 def units(text: LanguageText) -> dict[str, str]:
-    """Every prose unit of one language. Not translated 1:1: the guide's optional `title_variants`, and the
-    vocabulary (how people say things differs per language, so its lists differ in length)."""
+    """Every prose unit of one language. Not translated 1:1: the guide's optional `title_variants`, the
+    vocabulary (how people say things differs per language, so its lists differ in length), and a family
+    name's `reading`, given only where a language's grammar needs it (Korean particles)."""
     return {path: value for path, value in flatten(text.model_dump(exclude={"lang", "vocabulary"}))
-            if ".title_variants[" not in path}
+            if ".title_variants[" not in path and not path.endswith(".reading") and value is not None}
 
 
 def has_token(text: str, token: str) -> bool:

@@ -1,10 +1,10 @@
 """Config-check texts are true for the config checked (PRODUCT.md §2.6): each finding's title and detail
-sentences are wordings chosen by declared conditions over the job's facts, and filled from them.
+sentences are text variants chosen by declared conditions over the job's facts, and filled from them.
 
 A grid of configs (GC, family, batch, buckets, previews, sampling, frames, low_vram) goes through the checker;
-for every finding it raises, every wording used must be the first of its sentence whose condition holds, every
-wording of the knowledge must be used somewhere in the grid, and the rendered sentences are read for claims the
-facts contradict, in every language.
+for every finding it raises, every variant used must be the first of its sentence whose condition holds (the
+declared condition, compiled again from the knowledge), every variant of the knowledge must be used somewhere
+in the grid, and the rendered sentences are read for claims the facts contradict, in every language.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import pytest
 from service.answers import read_config
 from service.engine.check import ConfigCheck, check_job, job_facts
 from service.index.build import CompiledFinding, Index
+from service.index.conditions import compile_condition
 from service.rendering.check import render_check
 from tests.conftest import LANGS
 
@@ -73,30 +74,32 @@ def compiled(index: Index, finding_id: str) -> CompiledFinding:
     return next(f for f in index.findings if f.rule.id == finding_id)
 
 
-def test_each_wording_used_is_the_first_of_its_sentence_whose_conditions_hold(index: Index, grid: list[Any]) -> None:
+def test_each_text_used_is_the_first_variant_whose_conditions_hold(index: Index, grid: list[Any]) -> None:
     for point, result, facts in grid:
         for finding in result.findings:
             rule = compiled(index, finding.id)
-            title, *sentences = finding.texts
-            expected_title = next(v.text for v in rule.title if v.when(facts))
-            assert title == expected_title, (point, finding.id)
-            expected = [next((v.text for v in slot if v.when(facts)), None) for slot in rule.detail]
-            assert sentences == [t for t in expected if t is not None], (point, finding.id)
-            for text in finding.texts:  # and, read the other way: the conditions of every wording used hold
-                variants = [v for v in (*rule.title, *(v for slot in rule.detail for v in slot)) if v.text == text]
-                assert any(v.when(facts) for v in variants), (point, finding.id, text)
+            expected_title = next((v for v, holds in rule.title if holds(facts)), None)
+            assert finding.title_variant == expected_title, (point, finding.id)
+            assert (finding.title_variant is None) == (not rule.title), (point, finding.id)
+            expected = [next((v for v, holds in part if holds(facts)), None) for part in rule.details]
+            assert finding.detail_parts == tuple(v for v in expected if v is not None), (point, finding.id)
+            # read the other way: the declared conditions of every variant used hold for this config's facts
+            declared = {**rule.rule.title, **{v: c for part in rule.rule.details for v, c in part.items()}}
+            for variant in (finding.title_variant, *finding.detail_parts):
+                if variant is not None:
+                    assert compile_condition(declared[variant])(facts), (point, finding.id, variant)
 
 
-def test_every_wording_is_used_by_some_config(index: Index, grid: list[Any]) -> None:
-    used = {(f.id, t) for _, result, _ in grid for f in result.findings for t in f.texts}
-    declared = {(f.rule.id, t) for f in index.findings for t in f.rule.texts}
-    assert declared - used == set(), "wordings no config of the grid reaches"
+def test_every_variant_is_used_by_some_config(index: Index, grid: list[Any]) -> None:
+    used = {(f.id, v) for _, result, _ in grid for f in result.findings for v in (f.title_variant, *f.detail_parts)}
+    declared = {(f.rule.id, v) for f in index.findings for part in (f.rule.title, *f.rule.details) for v in part}
+    assert declared - used == set(), "variants no config of the grid reaches"
 
 
-def test_every_finding_has_a_title_and_a_detail(index: Index, grid: list[Any]) -> None:
+def test_every_finding_has_a_detail(index: Index, grid: list[Any]) -> None:
     for point, result, _ in grid:
         for finding in result.findings:
-            assert len(finding.texts) >= 2, (point, finding.id)
+            assert finding.detail_parts, (point, finding.id)
 
 
 # --- what the rendered sentences claim, against the facts ------------------------------------------------

@@ -152,18 +152,37 @@ def test_every_step_carries_a_reason_and_a_section(index: Index) -> None:
 @pytest.mark.parametrize(
     ("context", "needs"),
     [
-        ({}, ["gradient_checkpointing", "model_family", "batch_size", "resolutions", "num_frames", "control_images"]),
+        # GC unknown: the risk stays unknown whatever the family, so the family changes nothing yet
+        ({}, ["gradient_checkpointing", "batch_size", "resolutions", "num_frames", "sampling_disabled", "low_vram"]),
         ({"gradient_checkpointing": True, "model_arch": "flux", "batch_size": 1, "resolutions": (512,),
-          "num_frames": 1, "control_images": 0}, []),
-        ({"gradient_checkpointing": False}, ["model_family", "batch_size", "resolutions", "num_frames",
-                                             "control_images"]),
+          "num_frames": 1, "control_images": 0, "sampling_disabled": False, "low_vram": False}, []),
+        ({"gradient_checkpointing": False}, ["batch_size", "resolutions", "num_frames", "sampling_disabled",
+                                             "low_vram"]),
+        # Qwen-Edit at 1024 with GC off: 2 control images would make it high; an image family has no frames
+        ({"gradient_checkpointing": False, "model_family": "qwen-edit", "resolutions": (1024,)},
+         ["batch_size", "control_images", "sampling_disabled", "low_vram"]),
+        # Z-Image: control images change nothing, so they are not asked
+        ({"gradient_checkpointing": False, "model_family": "z-image", "resolutions": (1024,)},
+         ["batch_size", "sampling_disabled", "low_vram"]),
     ],
-    ids=["nothing-known", "everything-known", "gc-known"],
+    ids=["nothing-known", "everything-known", "gc-known", "qwen-edit-1024", "z-image-1024"],
 )
 def test_needs_lists_unknown_inputs_that_change_the_answer(
     index: Index, context: dict[str, Any], needs: list[str]
 ) -> None:
     assert list(plan_symptom(index, "oom-general", Context(**context)).needs) == needs
+
+
+@pytest.mark.parametrize("field", ["batch_size", "resolutions", "sampling_disabled", "control_images"])
+def test_each_needed_input_changes_the_answer_under_one_of_its_options(index: Index, field: str) -> None:
+    known = {"gradient_checkpointing": False, "model_family": "qwen-edit", "resolutions": (1024,)}
+    base = Context(**{k: v for k, v in known.items() if k != field})
+    plan = plan_symptom(index, "oom-general", base)
+    assert field in plan.needs
+    spec = next(n.spec for n in index.needs if n.spec.field == field)
+    before = (tuple(s.id for s in plan.steps), plan.risk.level)
+    after = [plan_symptom(index, "oom-general", base.model_copy(update={field: o})) for o in spec.options]
+    assert any((tuple(s.id for s in p.steps), p.risk.level) != before for p in after)
 
 
 def test_weak_samples_needs_nothing(index: Index) -> None:

@@ -43,6 +43,11 @@ CASES = [
     ("gc-on", {"gradient_checkpointing": True, "model_family": "z-image", "batch_size": 8,
                "resolutions": (1536,)}, "normal", "gc-on"),
     ("gc-unknown", {"model_family": "flux", "batch_size": 8}, "unknown", "gc-unknown"),
+    # Risk only from known facts: GC off with nothing else known is elevated, never normal
+    ("gc-off-nothing-else", {**OFF}, "elevated", "gc-off-job-unknown"),
+    ("other-light-buckets-unknown", {**OFF, "model_family": "other", "batch_size": 1},
+     "elevated", "gc-off-job-unknown"),
+    ("light-family-unknown", {**OFF, "batch_size": 1, "resolutions": (512,)}, "elevated", "gc-off-job-unknown"),
 ]
 
 

@@ -249,3 +249,15 @@ def test_a_topic_answer_is_shown_with_its_link(runtime: Any) -> None:
     page = pages.troubleshoot("fr", "http://testserver/", form, {}, answer, "q=x")
     assert '<h2 id="results-title">Faut-il un jour lancer un premier entraînement ?</h2>' in html.unescape(page)
     assert 'href="/help/fr/gradient-checkpointing-oom#faq-first-run-gc-off"' in page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_question_the_guide_answers_shows_its_answer(client: TestClient, lang: str) -> None:
+    """Diagnose answers a question about the guide with a topic: the troubleshooter shows its text, lists as
+    lists, and links the entry's own anchor."""
+    api = client.post("/v1/diagnose", json={"query": "what does gradient checkpointing actually do?", "lang": lang})
+    topic = api.json()["topic"]
+    page = client.get(f"/help/{lang}/troubleshoot", params={"q": "what does gradient checkpointing actually do?"}).text
+    block = re.search(r'<div class="topic">(.*?)</div>', page, re.S)
+    assert block and f'href="{topic["url"]}"' in block.group(1) and "<ul>" in block.group(1)
+    assert "- " not in visible_text(block.group(1)).replace(" - ", "")  # no raw list markers

@@ -67,10 +67,11 @@ def test_host_ram_kill_is_not_a_gpu_oom(client: TestClient) -> None:
     assert [s["id"] for s in a["signals"]] == ["host-ram-kill"]
 
 
-def test_no_match_is_honest_with_related_sections(client: TestClient) -> None:
+def test_a_question_the_guide_answers_is_a_topic_not_a_plan(client: TestClient) -> None:
     a = client.post("/v1/diagnose", json={"query": "what does gradient checkpointing actually do?"}).json()
-    assert a["symptom"] is None and a["match"] == "none"
-    assert a["related"] and a["related"][0]["id"] == "what-gc-does"
+    assert a["symptom"] is None and a["match"] != "none" and a["steps"] == [] and "risk" not in a
+    assert a["topic"]["kind"] == "section" and a["topic"]["id"] == "what-gc-does"
+    assert "activation" in a["topic"]["text"] and a["topic"]["url"].endswith("#what-gc-does")
 
 
 def test_off_topic_diagnose_is_none(client: TestClient) -> None:

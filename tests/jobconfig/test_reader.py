@@ -195,7 +195,8 @@ def test_sample_values_come_from_the_sample_block(index: Index, shared: Path) ->
     wan = read_text(index, config_text(shared, WAN))
     ctx = wan.context
     assert (ctx.sample_width, ctx.sample_height, ctx.sample_steps, ctx.sample_every) == (832, 480, 30, 250)
-    assert wan.facts == {"sample_area": 832 * 480, "sample_frames": 40, "sample_count": 1}
+    assert wan.facts == {"sample_area": 832 * 480, "sample_frames": 40, "sample_count": 1,
+                         "dataset_resolutions": ((632,),)}
     assert ctx.num_frames == 1, "sample.num_frames is the preview's length, not the training clips'"
     qwen = read_text(index, config_text(shared, QWEN))
     assert qwen.facts["sample_count"] == 10 and qwen.facts["sample_frames"] == 1
@@ -276,7 +277,8 @@ def test_missing_sample_block_takes_the_trainer_defaults(index: Index, shared: P
     view = submit(index, mutated(shared, FLUX, lambda proc: proc.pop("sample")), form)
     ctx = view.context
     assert (ctx.sample_width, ctx.sample_height, ctx.sample_steps, ctx.sample_every) == (512, 512, 20, 100)
-    assert view.facts == {"sample_area": 512 * 512, "sample_frames": 1, "sample_count": 0}
+    assert view.facts == {"sample_area": 512 * 512, "sample_frames": 1, "sample_count": 0,
+                          "dataset_resolutions": ((512, 768, 1024),)}
     assert view.locations["sample"].present is False
 
 
