@@ -49,6 +49,11 @@ LABELS = (
     N_("Unknown value."),
     N_("Answer in"),
     N_("Deterministic answers from the guide: no AI model, no network."),
+    N_("More about the job"),
+    N_("Enter a whole number from 0 to 64."),
+    N_("The guide's conditions"),
+    N_("What to watch"),
+    N_("What would change this answer"),
     # a label before its value, punctuated per language (French puts a no-break space before the colon)
     N_("{label}:"),
     N_("{label}: {value}"),

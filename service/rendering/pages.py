@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import yaml
 from babel.numbers import format_decimal, format_percent
@@ -129,9 +130,38 @@ class Pages:
             answer=answer,
             understood=understood_parts(self.index, lang, answer.get("context") or {}, t) if answer else [],
             topic_blocks=text_blocks(answer["topic"]["text"]) if answer and answer.get("topic") else [],
+            questions=_questions(answer, form, lang) if answer else [],
             symptoms=[{"id": sid, "title": text.symptoms[sid].title} for sid in self.index.symptoms],
             families=[{"id": fid, "name": text.families[fid].name} for fid in self.index.families],
         )
+
+
+def form_value(value: Any) -> str:
+    """A context value as the troubleshooter's form writes it (`true`, `flux`, `512 768`).
+
+    >>> form_value(True), form_value([512, 768]), form_value(2)
+    ('true', '512 768', '2')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def _questions(answer: dict[str, Any], form: dict[str, str], lang: str) -> list[dict[str, Any]]:
+    """The answer's questions, each option a link to the same troubleshooter with that answer added to the form:
+    the page asks what would change its answer, and a click answers."""
+    out = []
+    for question in answer.get("questions") or ():
+        if question["field"] not in form:
+            continue  # an input the form has no field for
+        options = []
+        for option in question["options"]:
+            params = {k: v for k, v in form.items() if v} | {question["field"]: form_value(option["value"])}
+            options.append({"label": option["label"], "href": f"/help/{lang}/troubleshoot?{urlencode(params)}"})
+        out.append({"field": question["field"], "text": question["text"], "options": options})
+    return out
 
 
 def text_blocks(text: str) -> list[dict[str, Any]]:

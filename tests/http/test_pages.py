@@ -110,6 +110,11 @@ CASES = [
     ({"symptom": "oom-general", "num_frames": "81", "gradient_checkpointing": "false"},
      {"symptom": "oom-general", "context": {"num_frames": 81, "gradient_checkpointing": False}}),
     ({"symptom": "weak-samples"}, {"symptom": "weak-samples"}),
+    ({"symptom": "oom-during-sampling", "model_family": "qwen-edit", "gradient_checkpointing": "false",
+      "control_images": "2", "sampling_disabled": "true", "low_vram": "false", "resolutions": "1024"},
+     {"symptom": "oom-during-sampling", "context": {"model_family": "qwen-edit", "gradient_checkpointing": False,
+                                                    "control_images": 2, "sampling_disabled": True,
+                                                    "low_vram": False, "resolutions": [1024]}}),
 ]
 
 
@@ -129,7 +134,8 @@ def test_reflected_input_is_escaped(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize(("field", "value"), [("batch_size", "two"), ("batch_size", "-3"), ("num_frames", "0"),
-                                              ("resolutions", "big"), ("symptom", "nope"), ("model_family", "sd")])
+                                              ("resolutions", "big"), ("symptom", "nope"), ("model_family", "sd"),
+                                              ("control_images", "65"), ("low_vram", "maybe")])
 def test_bad_form_values_are_shown_not_500(client: TestClient, field: str, value: str) -> None:
     r = client.get("/help/fr/troubleshoot", params={"q": "OOM", field: value})
     assert r.status_code == 200 and 'class="form-error"' in r.text
@@ -244,8 +250,9 @@ def test_a_topic_answer_is_shown_with_its_link(runtime: Any) -> None:
              "url": "/help/fr/gradient-checkpointing-oom#faq-first-run-gc-off"}
     answer = {"match": "confident", "symptom": None, "topic": topic, "steps": [], "related": [], "context": {},
               "signals": []}
-    form = dict.fromkeys(("symptom", "gradient_checkpointing", "model_family", "batch_size", "resolutions",
-                          "num_frames"), "") | {"q": "premier entraînement GC ?"}
+    fields = ("symptom", "gradient_checkpointing", "model_family", "batch_size", "resolutions", "num_frames",
+              "control_images", "sampling_disabled", "low_vram")
+    form = dict.fromkeys(fields, "") | {"q": "premier entraînement GC ?"}
     page = pages.troubleshoot("fr", "http://testserver/", form, {}, answer, "q=x")
     assert '<h2 id="results-title">Faut-il un jour lancer un premier entraînement ?</h2>' in html.unescape(page)
     assert 'href="/help/fr/gradient-checkpointing-oom#faq-first-run-gc-off"' in page
@@ -261,3 +268,39 @@ def test_a_question_the_guide_answers_shows_its_answer(client: TestClient, lang:
     block = re.search(r'<div class="topic">(.*?)</div>', page, re.S)
     assert block and f'href="{topic["url"]}"' in block.group(1) and "<ul>" in block.group(1)
     assert "- " not in visible_text(block.group(1)).replace(" - ", "")  # no raw list markers
+
+
+def page_answer(client: TestClient, href: str) -> tuple[list[str], str]:
+    """The steps of a troubleshooter page and its risk badge."""
+    text = client.get(href).text
+    block = re.search(r'<ol id="steps"[^>]*>(.*?)</ol>', text, re.S)
+    risk = re.search(r'<span class="badge risk-(\w+)">', text)
+    return re.findall(r'data-step="([a-z-]+)"', block.group(1) if block else ""), risk.group(1) if risk else ""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_questions_on_the_page_change_the_answer_when_answered(client: TestClient, lang: str) -> None:
+    """The page asks what would change its answer (`questions`), and following one of a question's options
+    answers it: some option gives other steps or another risk, as `needs` said."""
+    start = f"/help/{lang}/troubleshoot?symptom=oom-early-steps&model_family=flux"
+    page = client.get(start).text
+    questions = re.findall(r'<li data-field="(\w+)">(.*?)</li>', page, re.S)
+    assert {"gradient_checkpointing", "batch_size"} <= {field for field, _ in questions}
+    before = page_answer(client, start)
+    for field, body in questions:
+        hrefs = [html.unescape(h) for h in re.findall(r'href="([^"]+)"', body)]
+        assert hrefs and all(f"{field}=" in h and "model_family=flux" in h for h in hrefs)
+        assert any(page_answer(client, h) != before for h in hrefs), field
+    answered = client.get(f"{start}&gradient_checkpointing=true").text
+    assert 'data-field="gradient_checkpointing"' not in answered  # answered: not asked again
+
+
+def test_the_careful_gc_off_test_lists_the_guide_conditions(client: TestClient) -> None:
+    page = client.get("/help/en/troubleshoot", params={"symptom": "slow-training", "gradient_checkpointing": "true",
+                                                      "model_family": "flux", "batch_size": "8"}).text
+    step = re.search(r'<li data-step="test-gc-off-carefully">(.*?)</li>\s*(?:<li data-step|</ol>)', page, re.S)
+    assert step
+    statuses = re.findall(r'<li class="check-([a-z-]+)">', step.group(1))
+    assert len(statuses) == 6 and "not-met" in statuses and "unknown" in statuses
+    assert "Batch Size is still conservative" in html.unescape(step.group(1))
+    assert '<p class="watch">' in step.group(1)

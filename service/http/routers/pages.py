@@ -78,10 +78,14 @@ async def troubleshoot_page(
     batch_size: Annotated[str, Query(max_length=10)] = "",
     resolutions: Annotated[str, Query(max_length=200)] = "",
     num_frames: Annotated[str, Query(max_length=10)] = "",
+    control_images: Annotated[str, Query(max_length=10)] = "",
+    sampling_disabled: Annotated[str, Query(max_length=10)] = "",
+    low_vram: Annotated[str, Query(max_length=10)] = "",
 ) -> Response:
-    """The troubleshooter: a form (symptom, free text, GC on/off, family, batch size, buckets, frames) whose
-    GET answer renders the same ordered steps as `POST /v1/diagnose`, in `<ol id="steps">` items carrying
-    `data-step`. Works without JavaScript."""
+    """The troubleshooter: a form (symptom, free text, GC on/off, family, batch size, buckets, frames, control
+    images, Disable Sampling, low_vram) whose GET answer renders the same ordered steps as `POST /v1/diagnose`,
+    in `<ol id="steps">` items carrying `data-step`, and the answer's questions with links that answer them.
+    Works without JavaScript."""
     resolved = _lang_or_redirect(runtime, lang, request)
     if isinstance(resolved, Response):
         return resolved
@@ -91,7 +95,8 @@ async def troubleshoot_page(
 
     form = {"q": q, "symptom": symptom, "gradient_checkpointing": gradient_checkpointing,
             "model_family": model_family, "batch_size": batch_size, "resolutions": resolutions,
-            "num_frames": num_frames}
+            "num_frames": num_frames, "control_images": control_images, "sampling_disabled": sampling_disabled,
+            "low_vram": low_vram}
     context, errors = _read_form(runtime, form, t)
     answer = None
     if not errors and (q.strip() or symptom):
@@ -116,13 +121,14 @@ def _read_form(
     values: dict[str, object] = {}
     if form["symptom"] and form["symptom"] not in runtime.index.symptoms:
         errors["symptom"] = tr("Unknown value.")
-    gc = form["gradient_checkpointing"].strip().lower()
-    if gc in ("true", "on", "1"):
-        values["gradient_checkpointing"] = True
-    elif gc in ("false", "off", "0"):
-        values["gradient_checkpointing"] = False
-    elif gc:
-        errors["gradient_checkpointing"] = tr("Unknown value.")
+    for name in ("gradient_checkpointing", "sampling_disabled", "low_vram"):
+        switch = form[name].strip().lower()
+        if switch in ("true", "on", "1"):
+            values[name] = True
+        elif switch in ("false", "off", "0"):
+            values[name] = False
+        elif switch:
+            errors[name] = tr("Unknown value.")
     if form["model_family"]:
         if form["model_family"] in runtime.index.families:
             values["model_family"] = form["model_family"]
@@ -135,6 +141,12 @@ def _read_form(
                 values[name] = int(raw)
             else:
                 errors[name] = tr("Enter a whole number of at least 1.")
+    raw = form["control_images"].strip()
+    if raw:
+        if raw.isdigit() and int(raw) <= 64:
+            values["control_images"] = int(raw)
+        else:
+            errors["control_images"] = tr("Enter a whole number from 0 to 64.")
     sizes = form["resolutions"].replace(",", " ").split()
     if sizes:
         if all(r.isdigit() and 64 <= int(r) <= 16_384 for r in sizes) and len(sizes) <= 32:
