@@ -94,3 +94,12 @@ def test_bucket_patch_with_two_datasets_changes_only_the_one_with_the_largest_bu
     step = next(s for s in answer["steps"] if s["id"] == "drop-highest-bucket")
     assert step["config_patch"] == {"datasets": [{"resolution": [512, 768]}, {"resolution": [1024]}]}
     assert "512 / 768 / 1024" in step["detail"] and "1536" in step["detail"]
+
+
+def test_the_troubleshooter_page_shows_a_topic_and_the_guide_conditions(client: TestClient) -> None:
+    page = client.get("/help/de/troubleshoot",
+                      params={"q": "Sollte ich jemals einen ersten Lauf mit ausgeschaltetem GC starten?"}).text
+    assert 'class="topic"' in page and "#faq-first-run-gc-off" in page
+    page = client.get("/help/fr/troubleshoot", params={"symptom": "slow-training", "gradient_checkpointing": "on",
+                                                       "model_family": "flux", "batch_size": "8"}).text
+    assert page.count('<li class="check-') == 6 and 'class="check-not-met"' in page
