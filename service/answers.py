@@ -20,6 +20,7 @@ from .jobconfig.reader import JobView, read_job
 from .jobconfig.yamltext import load_yaml_text
 from .rendering.check import render_check
 from .rendering.diagnosis import render_conflicts, render_plan, render_related, render_risk
+from .rendering.fill import fill
 from .rendering.views import render_search_hit, render_topic
 from .understanding.extract import as_context_fields
 from .understanding.matcher import Scored, Understanding, outcome, understand
@@ -117,15 +118,8 @@ def _symptom_ref(index: Index, lang: str, scored: Scored, confidence: float) -> 
 
 def _signals(index: Index, lang: str, u: Understanding) -> list[dict[str, Any]]:
     texts = index.texts[lang].signals
-    out = []
-    for signal in u.log.signals:
-        template = texts.get(signal.id, signal.id)
-        try:
-            text = template.format(**signal.data)
-        except (KeyError, IndexError, ValueError):
-            text = template
-        out.append({"id": signal.id, "text": text, "data": signal.data})
-    return out
+    return [{"id": signal.id, "text": fill(texts.get(signal.id, ""), lang, signal.data), "data": signal.data}
+            for signal in u.log.signals]
 
 
 def _topic_related(index: Index, topic: Scored) -> tuple[str, ...]:

@@ -101,9 +101,12 @@ def needs_of(index: Index, compiled: CompiledSymptom, facts: Mapping[str, Any],
     """The unknown inputs one of whose values would change the steps or the risk level: each is tried in turn
     (structure/rules.yaml `needs` options) and kept when some option plans differently."""
     out = []
+    reads = compiled.reads | (index.risk_reads if compiled.symptom.risk else frozenset())
     for compiled_need in index.needs:
         need = compiled_need.spec
-        if facts.get(need.field) is not None or (compiled_need.unless is not None and compiled_need.unless(facts)):
+        if need.field not in reads or facts.get(need.field) is not None:
+            continue  # nothing this answer depends on reads it, or it is known
+        if compiled_need.unless is not None and compiled_need.unless(facts):
             continue
         for option in need.options:
             probe = derive(index, {**facts, need.field: tuple(option) if isinstance(option, list) else option})

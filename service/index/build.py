@@ -29,6 +29,7 @@ from ..content.models import (
     Step,
     StepCheck,
     Symptom,
+    TableBlock,
     Variants,
 )
 from ..content.problems import ContentProblems, Problem
@@ -130,6 +131,7 @@ class Index:
     content: Content
     matcher: Matcher
     flag_arch: Mapping[str, str]  # legacy config flag (`is_flux`) -> an arch of its family (`flux`)
+    risk_table: tuple[Guide, str, TableBlock] | None = None  # the guide's table of families: (guide, section, block)
 
     def family_of_arch(self, arch: str) -> str:
         """Map an AI Toolkit `arch` (`zimage:turbo`, `flux`, `wan22_14b`) to a family id."""
@@ -193,7 +195,7 @@ def build_index(content: Content) -> Index:
                      compiled(e.when, "structure/symptoms.yaml", f"{i}.plan.{j}.when") if e.when else None)
             for j, e in enumerate(sym.plan) if e.step in steps
         )
-        reads = frozenset().union(*(item.step.reads for item in plan)) if plan else frozenset()
+        reads = frozenset().union(*(item.step.reads for item in plan), *(_reads(e.when) for e in sym.plan))
         symptoms[sym.id] = CompiledSymptom(sym, plan, reads)
 
     facts = {
@@ -275,6 +277,8 @@ def build_index(content: Content) -> Index:
         texts=_frozen(dict(content.texts)),
         content=content,
         matcher=build_matcher(content),
+        risk_table=next(((g, sec.id, b) for g in content.guides for sec in g.sections for b in sec.blocks
+                          if isinstance(b, TableBlock)), None),
         flag_arch=_frozen({
             flag: next((p for p in family.arch if "*" not in p), family.id)
             for family in content.families

@@ -110,18 +110,20 @@ def _leaf(name: str, op: Callable[[str, Any], Predicate], operand: Any) -> Predi
 
 
 def _all(parts: tuple[Predicate, ...]) -> Predicate:
+    if not parts:
+        return _always
     if len(parts) == 1:
         return parts[0]  # most conditions have one part: no wrapper to call through on every request
-    if len(parts) == 2:
-        first, second = parts
-        return lambda facts: first(facts) and second(facts)
-    return lambda facts: all(p(facts) for p in parts)
+    first, rest = parts[0], _all(parts[1:])  # a chain of `and`s: no generator to start on every call
+    return lambda facts: first(facts) and rest(facts)
+
+
+def _always(_: Facts) -> bool:
+    return True
 
 
 def _any(parts: tuple[Predicate, ...]) -> Predicate:
     if len(parts) == 1:
         return parts[0]
-    if len(parts) == 2:
-        first, second = parts
-        return lambda facts: first(facts) or second(facts)
-    return lambda facts: any(p(facts) for p in parts)
+    first, rest = parts[0], _any(parts[1:])
+    return lambda facts: first(facts) or rest(facts)

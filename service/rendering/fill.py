@@ -15,9 +15,9 @@ reading of its last digit or power of ten).
 
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from babel.numbers import format_decimal
@@ -55,38 +55,64 @@ _LETTERS = {"l": "ㄹ", "m": "c", "n": "c", "r": "ㄹ"}
 
 def fill(template: str, lang: str, values: Mapping[str, Any]) -> str:
     """`template` with every {placeholder} replaced (an unknown one stays visible, never raises)."""
-    return _Filler(lang).vformat(template, (), _Values(values))
+    if "{" not in template:
+        return template
+    try:
+        return template.format_map(_Values(values, lang))
+    except (ValueError, IndexError, AttributeError):  # a malformed template is shown as it is
+        return template
+
+
+class _Shown(str):
+    """A value as shown, which takes a Korean particle as its format spec."""
+
+    reading: str | None = None
+
+    def __format__(self, spec: str) -> str:
+        if spec in PARTICLES:
+            return str(self) + particle(self.reading or str(self), spec)
+        return format(str(self), spec)
 
 
 class _Values(dict[str, Any]):
+    def __init__(self, values: Mapping[str, Any], lang: str) -> None:
+        super().__init__()
+        self._source, self._lang = values, lang
+
     def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+        if key not in self._source:
+            return _Missing(key)
+        value = self._source[key]
+        shown = _Shown(show(value, self._lang))
+        if isinstance(value, Word):
+            shown.reading = value.reading
+        return shown
 
 
-class _Filler(string.Formatter):
-    def __init__(self, lang: str) -> None:
-        self.lang = lang
+class _Missing(str):
+    """An unknown placeholder stays visible as it was written, spec included."""
 
-    def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
-        return kwargs[str(key)]
+    def __new__(cls, key: str) -> _Missing:
+        return super().__new__(cls, key)
 
-    def format_field(self, value: Any, format_spec: str) -> str:
-        text = self.show(value)
-        if format_spec in PARTICLES:
-            if text.startswith("{"):
-                return text
-            spoken = value.reading if isinstance(value, Word) and value.reading else text
-            return text + particle(spoken, format_spec)
-        return text
+    def __format__(self, spec: str) -> str:
+        return "{" + str(self) + (":" + spec if spec else "") + "}"
 
-    def show(self, value: Any) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, int | float):
-            return str(format_decimal(value, locale=self.lang, group_separator=False))
-        if isinstance(value, tuple | list):
-            return " / ".join(self.show(v) for v in value)
-        return str(value)
+
+def show(value: Any, lang: str) -> str:
+    """A value as a person reads it in `lang`: numbers through Babel, bucket lists joined by " / "."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return _number(value, lang)
+    if isinstance(value, tuple | list):
+        return " / ".join(show(v, lang) for v in value)
+    return str(value)
+
+
+@lru_cache(maxsize=4096)
+def _number(value: float, lang: str) -> str:
+    return str(format_decimal(value, locale=lang, group_separator=False))
 
 
 def particle(word: str, spec: str) -> str:

@@ -205,12 +205,7 @@ def render_risk_table(index: Index, lang: str) -> View:
 
 
 def _find_table(index: Index) -> tuple[Guide, str, TableBlock] | None:
-    for guide in index.guides.values():
-        for sec in guide.sections:
-            for block in sec.blocks:
-                if isinstance(block, TableBlock):
-                    return guide, sec.id, block
-    return None
+    return index.risk_table
 
 
 SNIPPET_LIMIT = 200

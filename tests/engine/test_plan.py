@@ -181,7 +181,8 @@ def test_each_needed_input_changes_the_answer_under_one_of_its_options(index: In
     assert field in plan.needs
     spec = next(n.spec for n in index.needs if n.spec.field == field)
     before = (tuple(s.id for s in plan.steps), plan.risk.level)
-    after = [plan_symptom(index, "oom-general", base.model_copy(update={field: o})) for o in spec.options]
+    after = [plan_symptom(index, "oom-general", Context(**{**base.model_dump(exclude_none=True), field: o}))
+             for o in spec.options]
     assert any((tuple(s.id for s in p.steps), p.risk.level) != before for p in after)
 
 

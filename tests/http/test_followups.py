@@ -80,3 +80,26 @@ def test_an_faq_question_sent_to_diagnose_gets_the_faq_as_topic(client: TestClie
     entry = next(e for e in faq if e["id"] == "faq-first-run-gc-off")
     assert answer["topic"]["title"] == entry["question"]
     assert answer["topic"]["url"].endswith("#faq-first-run-gc-off") and "risk" not in answer
+
+
+def test_bucket_patch_with_two_datasets_changes_only_the_one_with_the_largest_bucket(client: TestClient) -> None:
+    config = {"job": "extension", "config": {"name": "two", "process": [{
+        "type": "sd_trainer",
+        "model": {"arch": "flux"},
+        "train": {"batch_size": 1, "gradient_checkpointing": True},
+        "datasets": [{"folder_path": "/a", "resolution": [512, 768]},
+                     {"folder_path": "/b", "resolution": [1024, 1536]}],
+    }]}}
+    answer = client.post("/v1/diagnose", json={"symptom": "oom-bucket-spike", "config": config}).json()
+    step = next(s for s in answer["steps"] if s["id"] == "drop-highest-bucket")
+    assert step["config_patch"] == {"datasets": [{"resolution": [512, 768]}, {"resolution": [1024]}]}
+    assert "512 / 768 / 1024" in step["detail"] and "1536" in step["detail"]
+
+
+def test_the_troubleshooter_page_shows_a_topic_and_the_guide_conditions(client: TestClient) -> None:
+    page = client.get("/help/de/troubleshoot",
+                      params={"q": "Sollte ich jemals einen ersten Lauf mit ausgeschaltetem GC starten?"}).text
+    assert 'class="topic"' in page and "#faq-first-run-gc-off" in page
+    page = client.get("/help/fr/troubleshoot", params={"symptom": "slow-training", "gradient_checkpointing": "on",
+                                                       "model_family": "flux", "batch_size": "8"}).text
+    assert page.count('<li class="check-') == 6 and 'class="check-not-met"' in page
