@@ -8,7 +8,10 @@ from typing import Annotated
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+# Where `knowledge/` and `locales/` are: inside the package when installed from a wheel (the build puts them
+# there), beside `service/` in a checkout or an editable install (whose links resolve to the checkout).
+ROOT = PACKAGE if (PACKAGE / "knowledge").is_dir() else PACKAGE.parent
 
 
 class Settings(BaseSettings):
