@@ -1,22 +1,23 @@
-"""Every line of each seed guide is served by GET /v1/guides/gradient-checkpointing-oom?lang=xx.
+"""Every line of each source text (`knowledge/sources/<lang>.txt`) is served by
+GET /v1/guides/gradient-checkpointing-oom?lang=xx.
 
-The comparison follows the rules of `shared/eval/check_fidelity.py` (re-stated here, not imported): Unicode
-NFC, the checklist's ✅ mark dropped, non-breaking spaces made plain, curly and angle quotes folded to
-straight ones, runs of white space collapsed; a seed line is split on TAB into table cells, each its own unit.
-A unit counts as served when it occurs inside one of the strings of the JSON answer, after the same folding.
+The comparison follows the rules of the shared eval's `check_fidelity.py` (re-stated here, over HTTP, so
+that this test does not depend on `remedy.rendering.fidelity`, which `remedy validate` uses): Unicode NFC,
+the checklist's ✅ mark dropped, non-breaking spaces made plain, curly and angle quotes folded to straight
+ones, runs of white space collapsed; a line is split on TAB into table cells, each its own unit. A unit
+counts as served when it occurs inside one of the strings of the JSON answer, after the same folding.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.conftest import SEED_LANGS
+from tests.conftest import SEED_LANGS, SOURCES
 
 GUIDE = "gradient-checkpointing-oom"
 SEEDS = sorted(SEED_LANGS.items())
@@ -59,13 +60,13 @@ def test_folding_rules() -> None:
     assert seed_units("a\tb \t \n\n  c  \n") == ["a", "b", "c"]
 
 
-def test_every_seed_language_is_covered(shared: Path) -> None:
-    assert sorted(p.name for p in (shared / "seeds").glob("*.txt")) == sorted(SEED_LANGS)
+def test_every_seed_language_is_covered() -> None:
+    assert sorted(p.stem for p in SOURCES.glob("*.txt")) == sorted(SEED_LANGS.values())
 
 
 @pytest.mark.parametrize(("seed", "lang"), SEEDS, ids=[lang for _, lang in SEEDS])
-def test_seed_lines_are_served(seed: str, lang: str, shared: Path, client: TestClient) -> None:
-    units = seed_units((shared / "seeds" / seed).read_text(encoding="utf-8"))
+def test_seed_lines_are_served(seed: str, lang: str, client: TestClient) -> None:
+    units = seed_units((SOURCES / f"{lang}.txt").read_text(encoding="utf-8"))
     assert len(units) > 50, f"{seed} looks truncated: {len(units)} units"
 
     response = client.get(f"/v1/guides/{GUIDE}", params={"lang": lang})

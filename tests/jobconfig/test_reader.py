@@ -1,6 +1,6 @@
 """The job-config reader reads AI Toolkit configs as the trainer does (PRODUCT.md §4, §6).
 
-The shared configs under `../shared/aitk-configs/` are read in place; mutations load one with
+The example configs under `tests/fixtures/aitk-configs/` are read in place; mutations load one with
 `yaml.safe_load`, change the dict and submit it as an object or as `yaml.safe_dump` text.
 """
 
