@@ -15,10 +15,11 @@ from .. import __version__
 from ..rendering.pages import Pages, load_assets
 from ..runtime import Runtime, gc_paused, load_runtime
 from ..settings import Settings
+from .contract import install_openapi, operation_id
 from .metrics import Metrics
 from .middleware import BodyGuard, RequestContext, ResponseCache, configure_logging
 from .problems import asgi_problem, install_handlers
-from .routers import config, content, diagnose, ops, pages, search
+from .routers import config, content, diagnose, docs, ops, pages, search
 from .routers.content import build_content_cache
 
 DESCRIPTION = """Remedy answers AI Toolkit out-of-memory failures with ordered, localized remediation steps,
@@ -63,15 +64,17 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
             threading.Thread(target=load, name="remedy-index", daemon=True).start()
         yield
 
-    app = FastAPI(title="Remedy", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(title="Remedy", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None, redoc_url=None, generate_unique_id_function=operation_id)
     app.state.settings = settings
     app.state.metrics = Metrics()
     app.state.ready = False
     app.state.loading = False
     app.state.runtime = None
     install_handlers(app)
-    for module in (diagnose, config, search, content, ops, pages):
+    for module in (diagnose, config, search, content, ops, pages, docs):
         app.include_router(module.router)
+    install_openapi(app)
     app.add_middleware(ResponseCache, settings=settings, metrics=app.state.metrics)
     app.add_middleware(BodyGuard, settings=settings, problem=asgi_problem)
     if settings.cors_origins:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
@@ -59,14 +59,20 @@ def _lang_or_redirect(runtime: RuntimeDep, lang: str, request: Request) -> str |
 
 
 @router.get("/help", include_in_schema=False)
-@router.get("/help/", summary="Help pages in the reader's language (redirect)")
+@router.get("/help/", summary="Help pages in the reader's language (redirect)", response_class=Response,
+            status_code=307, responses={307: {"description": "To the guide in the best language for `Accept-Language`."}})
 async def help_root(request: Request, runtime: RuntimeDep) -> Response:
     """Redirects to the guide in the best language for `Accept-Language` (English when none fits)."""
     neg = runtime.catalogs.negotiate(None, request.headers.get("accept-language"))
     return RedirectResponse(f"/help/{neg.lang}/{GUIDE_ID}", status_code=307, headers={"Vary": "Accept-Language"})
 
 
-@router.get("/help/{lang}/troubleshoot", summary="Troubleshooter page", response_class=Response)
+_REGIONAL: dict[int | str, dict[str, Any]] = {301: {"description": "A regional tag (`pt-BR`): the same page under its language (`pt`)."},
+             304: {"description": "Not modified (the `If-None-Match` ETag still holds)."}}
+
+
+@router.get("/help/{lang}/troubleshoot", summary="Troubleshooter page", response_class=Response,
+            responses={200: {"content": {"text/html": {}}}, **_REGIONAL})
 async def troubleshoot_page(
     lang: str,
     request: Request,
@@ -152,7 +158,8 @@ async def help_lang(lang: str, request: Request, runtime: RuntimeDep) -> Respons
     return RedirectResponse(f"/help/{resolved}/{GUIDE_ID}", status_code=307)
 
 
-@router.get("/help/{lang}/{guide_id}", summary="The guide as a page", response_class=Response)
+@router.get("/help/{lang}/{guide_id}", summary="The guide as a page", response_class=Response,
+            responses={200: {"content": {"text/html": {}}}, **_REGIONAL})
 async def guide_page(lang: str, guide_id: str, request: Request, runtime: RuntimeDep) -> Response:
     """The whole guide rendered from the same data as `GET /v1/guides/{guide_id}`: table of contents with
     anchors equal to the section ids, the risk table, checklists, YAML code blocks and the FAQ."""
