@@ -60,15 +60,18 @@ def _lang_or_redirect(runtime: RuntimeDep, lang: str, request: Request) -> str |
 
 @router.get("/help", include_in_schema=False)
 @router.get("/help/", summary="Help pages in the reader's language (redirect)", response_class=Response,
-            status_code=307, responses={307: {"description": "To the guide in the best language for `Accept-Language`."}})
+            status_code=307,
+            responses={307: {"description": "To the guide in the best language for `Accept-Language`."}})
 async def help_root(request: Request, runtime: RuntimeDep) -> Response:
     """Redirects to the guide in the best language for `Accept-Language` (English when none fits)."""
     neg = runtime.catalogs.negotiate(None, request.headers.get("accept-language"))
     return RedirectResponse(f"/help/{neg.lang}/{GUIDE_ID}", status_code=307, headers={"Vary": "Accept-Language"})
 
 
-_REGIONAL: dict[int | str, dict[str, Any]] = {301: {"description": "A regional tag (`pt-BR`): the same page under its language (`pt`)."},
-             304: {"description": "Not modified (the `If-None-Match` ETag still holds)."}}
+_REGIONAL: dict[int | str, dict[str, Any]] = {
+    301: {"description": "A regional tag (`pt-BR`): the same page under its language (`pt`)."},
+    304: {"description": "Not modified (the `If-None-Match` ETag still holds)."},
+}
 
 
 @router.get("/help/{lang}/troubleshoot", summary="Troubleshooter page", response_class=Response,
