@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -137,17 +139,46 @@ def _serve(args: argparse.Namespace) -> int:
     problems, _ = check_content(load_content(settings.knowledge_dir))
     if problems:
         raise ContentProblems(problems)
-    uvicorn.run(
-        "remedy.http.app:serve_app",
-        factory=True,
-        access_log=False,  # the app writes one JSON line per request, with its request id
-        host=settings.host,
-        port=settings.port,
-        workers=settings.workers,
-        log_level=settings.log_level,
-        env_file=None,
-    )
-    return 0
+    metrics_dir = _metrics_dir()  # before prometheus_client is imported anywhere: workers inherit it
+    from .http.logconfig import log_config
+
+    if settings.metrics_port:
+        from prometheus_client import start_http_server
+
+        from .http.metrics import collecting_registry
+
+        start_http_server(settings.metrics_port, addr=settings.host, registry=collecting_registry())
+    try:
+        uvicorn.run(
+            "remedy.http.app:serve_app",
+            factory=True,
+            access_log=False,  # the app writes one log line per request, with its request id
+            log_config=log_config(settings),  # uvicorn's own lines in the same format
+            host=settings.host,
+            port=settings.port,
+            workers=settings.workers,
+            log_level=settings.log_level,
+            proxy_headers=True,
+            forwarded_allow_ips=settings.forwarded_allow_ips,
+            env_file=None,
+        )
+    finally:
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+    return EXIT_OK
+
+
+def _metrics_dir() -> str | None:
+    """Point prometheus-client's multiprocess mode at an empty folder (made here, or the operator's own
+    PROMETHEUS_MULTIPROC_DIR, emptied of a previous run's files); return the folder to remove at exit."""
+    given = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if given:
+        for stale in Path(given).glob("*.db"):
+            stale.unlink()
+        return None
+    made = tempfile.mkdtemp(prefix="remedy-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = made
+    return made
 
 
 def _diagnose(args: argparse.Namespace) -> int:

@@ -16,8 +16,9 @@ from ..rendering.pages import Pages, load_assets
 from ..runtime import Runtime, gc_paused, load_runtime
 from ..settings import Settings
 from .contract import install_openapi, operation_id
+from .logconfig import configure_logging
 from .metrics import Metrics
-from .middleware import BodyGuard, RequestContext, ResponseCache, configure_logging
+from .middleware import BodyGuard, RequestContext, ResponseCache
 from .problems import asgi_problem, install_handlers
 from .routers import config, content, diagnose, docs, ops, pages, search
 from .routers.content import build_content_cache
@@ -36,6 +37,8 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
         app.state.content_cache = build_content_cache(runtime)
         app.state.pages = Pages(runtime.index, runtime.catalogs, load_assets())
     app.state.runtime = runtime
+    app.state.metrics.set_build(__version__, runtime.index.revision)
+    app.state.metrics.sample_process()
     # The index is read-only from here on: keep it out of the cyclic GC's scans, so a collection during a
     # request costs the same whatever the size of the knowledge. (No collection first: start-up leaves no
     # cyclic garbage to free.)
@@ -82,8 +85,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
             CORSMiddleware,
             allow_origins=settings.cors_origins,
             allow_methods=["GET", "POST", "OPTIONS"],
-            allow_headers=["Content-Type", "Accept-Language", "If-None-Match", "X-Request-ID"],
-            expose_headers=["ETag", "Content-Language", "X-Request-ID"],
+            allow_headers=["Content-Type", "Accept-Language", "If-None-Match", "X-Request-ID", "traceparent",
+                           "tracestate"],
+            expose_headers=["ETag", "Content-Language", "X-Request-ID", "traceparent"],
             max_age=600,
         )
     app.add_middleware(RequestContext, settings=settings, metrics=app.state.metrics)

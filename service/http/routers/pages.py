@@ -30,6 +30,12 @@ def _pages(request: Request) -> Pages:
     return pages
 
 
+def _public_base(request: Request) -> str:
+    """Canonical and hreflang links start with the configured public address, never the request's Host
+    header (the pages are cached publicly); without one they are paths."""
+    return request.app.state.settings.public_base_url or ""
+
+
 def html_response(request: Request, html: str | tuple[bytes, str], lang: str, max_age: int) -> Response:
     """An HTML answer with its headers; `html` may come encoded already, with its ETag."""
     body, etag = html if isinstance(html, tuple) else (html.encode("utf-8"), "")
@@ -113,7 +119,7 @@ async def troubleshoot_page(
         except RemedyError:
             errors["q"] = t("Unknown value.")
     query_string = urlencode({k: v for k, v in form.items() if v}) if any(form.values()) else ""
-    html = pages.troubleshoot(resolved, str(request.base_url), form, errors, answer, query_string)
+    html = pages.troubleshoot(resolved, _public_base(request), form, errors, answer, query_string)
     return html_response(request, html, resolved, runtime.settings.cache_max_age)
 
 
@@ -171,7 +177,7 @@ async def guide_page(lang: str, guide_id: str, request: Request, runtime: Runtim
         return resolved
     if guide_id not in runtime.index.guides:
         raise UnknownGuide(id=guide_id)
-    page = _pages(request).guide(resolved, guide_id, str(request.base_url))
+    page = _pages(request).guide(resolved, guide_id, _public_base(request))
     return html_response(request, page, resolved, runtime.settings.cache_max_age)
 
 
