@@ -55,9 +55,10 @@ DATA_SETTINGS = "knowledge from REMEDY_KNOWLEDGE_DIR, catalogs from REMEDY_LOCAL
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="remedy", description=__doc__, epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    settings = "environment (read by every command; README \"Settings\" says what each does):\n" + "\n".join(
+        f"  REMEDY_{name.upper()}" for name in Settings.model_fields)
+    parser = argparse.ArgumentParser(prog="remedy", description=__doc__, epilog=f"{EXIT_CODES}\n\n{settings}",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

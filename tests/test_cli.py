@@ -13,6 +13,7 @@ import pytest
 
 from remedy import __version__, cli
 from remedy.cli import EXIT_BAD_INPUT, main
+from remedy.settings import Settings
 from tests.conftest import REPO
 
 
@@ -152,6 +153,8 @@ def test_help_lists_every_command_and_each_option_names_its_variable() -> None:
     for command in ("serve", "diagnose", "check", "validate", "openapi"):
         assert command in top, command
     assert "PRODUCT.md" not in top and "exit codes:" in top
+    for name in Settings.model_fields:
+        assert f"REMEDY_{name.upper()}" in top, name
     serve_help = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["serve"]
     text = serve_help.format_help()
     for name in ("HOST", "PORT", "WORKERS"):
