@@ -32,7 +32,6 @@ EXIT_HIGH_RISK = 3  # `check`: the job's out-of-memory risk is high (a launch sc
 EXIT_BAD_INPUT = 4  # the config file cannot be read or is not a training job config; an unknown symptom id
 EXIT_BAD_SETTINGS = 5  # a REMEDY_* environment variable has a value the service refuses
 EXIT_BROKEN_PIPE = 141  # the reader went away (`remedy ... | head`): 128 + SIGPIPE, as a shell tool would
-HIGH_RISK_EXIT = EXIT_HIGH_RISK
 
 EXIT_CODES = """exit codes:
   0    success

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from remedy.index.build import Index
-from remedy.rendering.fidelity import check_sources, source_units
+from remedy.rendering.fidelity import check_sources
 from remedy.rendering.pages import GUIDE_ID
 from tests.conftest import SOURCES
 
@@ -30,6 +30,3 @@ def test_a_file_for_no_language_is_reported(index: Index, tmp_path: Path) -> Non
     problems = check_sources(index, tmp_path, GUIDE_ID)
     assert [(p.file, p.code) for p in problems] == [("sources/xx.txt", "source-unknown-language")]
 
-
-def test_table_rows_are_checked_cell_by_cell() -> None:
-    assert list(source_units("a\tb\n\n c \n")) == [(1, "a"), (1, "b"), (3, "c")]

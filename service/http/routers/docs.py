@@ -6,7 +6,6 @@ so the page works without network and under a Content-Security-Policy that allow
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -15,7 +14,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from ...errors import NotFound
-from ..responses import etag_matches
+from ..responses import etag_matches, strong_etag
 
 router = APIRouter(include_in_schema=False)
 
@@ -61,7 +60,7 @@ def docs_assets() -> dict[str, DocAsset]:
     for name, path in files.items():
         body = path.read_bytes()
         media = "text/css; charset=utf-8" if name.endswith(".css") else "text/javascript; charset=utf-8"
-        out[name] = DocAsset(body, media, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+        out[name] = DocAsset(body, media, strong_etag(body))
     return out
 
 
