@@ -21,7 +21,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
 from .. import errors
-from ..errors import RemedyError
+from ..errors import InvalidRequest, RemedyError
 from .responses import PROBLEM_JSON
 
 EXAMPLES = Path(__file__).resolve().parent / "examples.json"
@@ -38,12 +38,6 @@ STATUS_TEXT = {
     500: "Unexpected failure (no internals; the log has it under the request id)",
     503: "The knowledge index is still being built (a worker just started); retry shortly",
 }
-# Error codes a request can only meet through its body (the others apply to any parameter).
-BODY_ONLY = frozenset({"empty-body", "malformed-json", "invalid-utf8", "json-too-deep", "missing-input",
-                       "missing-config", "unknown-symptom", "unknown-model-family", "conflicting-input", "invalid-yaml",
-                       "yaml-too-complex", "yaml-unsafe-tag", "invalid-config", "not-a-training-job"})
-
-
 def operation_id(route: APIRoute) -> str:
     """A route's operation id is its function's name: `diagnose`, `check_config`, `list_symptoms`."""
     return route.name
@@ -72,7 +66,7 @@ def _statuses(operation: dict[str, Any]) -> dict[int, list[str]]:
         for status in BODY_STATUSES:
             out[status] = table[status]
     elif where & {"query", "path"}:
-        out[422] = [c for c in table[422] if c not in BODY_ONLY]
+        out[422] = [InvalidRequest.code]  # a parameter that does not fit its schema (the other 422s read bodies)
     if "path" in where:
         out[404] = table[404]
     if NO_KNOWLEDGE_TAG not in operation.get("tags", ()):
