@@ -19,7 +19,10 @@ async def healthz() -> Response:
     return Response(b'{"status":"ok"}', media_type="application/json")
 
 
-@router.get("/metrics", response_class=Response, responses={200: {"content": {"text/plain": {}}}})
+@router.get("/metrics", response_class=Response, responses={
+    200: {"content": {"text/plain": {}}},
+    404: {"model": schemas.Problem, "description": "Served on the port of REMEDY_METRICS_PORT instead."},
+})
 async def metrics(request: Request) -> Response:
     """Prometheus metrics of every worker: requests and latency per route, free-text match outcomes per
     language (the no-match rate is `remedy_match_total{match="none"}` over all), build and process series.
