@@ -8,7 +8,10 @@ from typing import Annotated
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+# Where `knowledge/` and `locales/` are: inside the package when installed from a wheel (the build puts them
+# there), beside `service/` in a checkout or an editable install (whose links resolve to the checkout).
+ROOT = PACKAGE if (PACKAGE / "knowledge").is_dir() else PACKAGE.parent
 
 
 class Settings(BaseSettings):
@@ -47,6 +50,18 @@ class Settings(BaseSettings):
     )
     hsts: bool = Field(False, description="Send Strict-Transport-Security (only behind HTTPS).")
     log_json: bool = Field(True, description="Write logs as JSON lines (one per request, with its request id).")
+    public_base_url: str | None = Field(
+        None, description="The service's public address (`https://help.example.com`): the canonical and hreflang "
+        "links of the help pages are built from it, never from the request's Host header; unset, they are paths.",
+    )
+    metrics_port: Annotated[int, Field(ge=0, le=65535)] = Field(
+        0, description="Serve /metrics on this port of its own (all workers' series), and not on the API port; "
+        "0 keeps it on the API port.",
+    )
+    forwarded_allow_ips: str = Field(
+        "127.0.0.1", description="Proxies whose X-Forwarded-For/-Proto headers are trusted (comma-separated "
+        "addresses, or `*` behind a load balancer that is the only way in).",
+    )
 
     @field_validator("cors_origins", mode="before")
     @classmethod
@@ -75,6 +90,15 @@ class Settings(BaseSettings):
         if not value.is_dir():
             raise ValueError(f"{value} is not a folder")
         return value
+
+    @field_validator("public_base_url")
+    @classmethod
+    def _base_url(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        if not value.startswith(("http://", "https://")) or "?" in value or "#" in value:
+            raise ValueError("public_base_url must be an http:// or https:// address without query or fragment")
+        return value.rstrip("/")
 
     @field_validator("log_level")
     @classmethod

@@ -1,4 +1,4 @@
-"""The shared AI Toolkit example configs (read in place from ../shared/aitk-configs) and ways to mutate them."""
+"""AI Toolkit's example job configs (the project's copy under tests/fixtures/aitk-configs) and ways to mutate them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Shared fixtures: the real knowledge loaded once, an HTTP client, the shared seeds and configs."""
+"""Shared fixtures: the real knowledge loaded once, an HTTP client, the project's copies of the guide's source
+texts (`knowledge/sources/`) and of AI Toolkit's example configs (`tests/fixtures/`). Nothing outside the
+checkout is read: a fresh clone passes on its own."""
 
 from __future__ import annotations
 
@@ -8,13 +10,16 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from service.http.app import create_app
-from service.index.build import Index
-from service.runtime import Runtime, load_runtime
-from service.settings import ROOT, Settings
+from remedy.http.app import create_app
+from remedy.index.build import Index
+from remedy.runtime import Runtime, load_runtime
+from remedy.settings import Settings
 
-SHARED = ROOT.parent / "shared"
-SEEDS = SHARED / "seeds"
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "fixtures"
+SOURCES = REPO / "knowledge" / "sources"
+# The guide's source texts came as seeds/<name> from the shared folder; the project keeps each as
+# knowledge/sources/<lang>.txt.
 SEED_LANGS = {
     "000_87d66341779f0022.txt": "es",
     "001_7a2e3fa8cc7a40ba.txt": "pt",
@@ -47,6 +52,5 @@ def client(runtime: Runtime) -> Iterator[TestClient]:
 
 @pytest.fixture(scope="session")
 def shared() -> Path:
-    if not SEEDS.is_dir():
-        pytest.fail(f"{SHARED} is missing: tests read the shared seeds and configs in place")
-    return SHARED
+    """The folder holding `aitk-configs/` (AI Toolkit's example job configs, MIT; see its ORIGIN.md)."""
+    return FIXTURES

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from service.settings import ROOT, Settings
+from remedy.settings import Settings
+from tests.conftest import REPO
 
 
 def test_every_setting_is_documented() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
     for name in Settings.model_fields:
         assert f"`REMEDY_{name.upper()}`" in readme, name
 

@@ -12,23 +12,16 @@ from pydantic import TypeAdapter, ValidationError
 from .models import (
     Content,
     Family,
-    FamilyText,
     FaqEntry,
-    FaqText,
     FindingRule,
-    FindingText,
     Guide,
     GuideText,
     Intents,
     Languages,
     LanguageText,
     Rules,
-    RulesText,
     Step,
-    StepText,
     Symptom,
-    SymptomText,
-    Vocabulary,
 )
 from .problems import ContentProblems, Problem
 
@@ -159,16 +152,22 @@ def _load_language(reader: _Reader, lang: str, guide_ids: list[str]) -> Language
     if not (reader.root / base).is_dir():
         reader.problems.append(Problem(base, "", "file-missing", f"no text for language {lang}"))
         return None
+    # Each file is checked against its field's type in LanguageText (ids as keys included), so that a bad key is
+    # a problem with file and path here, not an error when the parts are put together.
+    def part(name: str, rel: str) -> Any:
+        return reader.model(f"{base}/{rel}", _adapter(LanguageText.model_fields[name].annotation))
+
+    guide_text = _adapter(GuideText)
     parts: dict[str, Any] = {
-        "guides": {gid: reader.model(f"{base}/guides/{gid}.yaml", _adapter(GuideText)) for gid in guide_ids},
-        "faq": reader.model(f"{base}/faq.yaml", _adapter(dict[str, FaqText])),
-        "symptoms": reader.model(f"{base}/symptoms.yaml", _adapter(dict[str, SymptomText])),
-        "steps": reader.model(f"{base}/steps.yaml", _adapter(dict[str, StepText])),
-        "rules": reader.model(f"{base}/rules.yaml", _adapter(RulesText)),
-        "families": reader.model(f"{base}/families.yaml", _adapter(dict[str, FamilyText])),
-        "signals": reader.model(f"{base}/signals.yaml", _adapter(dict[str, str])),
-        "findings": reader.model(f"{base}/findings.yaml", _adapter(dict[str, FindingText])),
-        "vocabulary": reader.model(f"{base}/vocabulary.yaml", _adapter(Vocabulary)),
+        "guides": {gid: reader.model(f"{base}/guides/{gid}.yaml", guide_text) for gid in guide_ids},
+        "faq": part("faq", "faq.yaml"),
+        "symptoms": part("symptoms", "symptoms.yaml"),
+        "steps": part("steps", "steps.yaml"),
+        "rules": part("rules", "rules.yaml"),
+        "families": part("families", "families.yaml"),
+        "signals": part("signals", "signals.yaml"),
+        "findings": part("findings", "findings.yaml"),
+        "vocabulary": part("vocabulary", "vocabulary.yaml"),
     }
     if any(v is None for v in parts.values()) or any(v is None for v in parts["guides"].values()):
         return None

@@ -15,10 +15,12 @@ from .. import __version__
 from ..rendering.pages import Pages, load_assets
 from ..runtime import Runtime, gc_paused, load_runtime
 from ..settings import Settings
+from .contract import install_openapi, operation_id
+from .logconfig import configure_logging
 from .metrics import Metrics
-from .middleware import BodyGuard, RequestContext, ResponseCache, configure_logging
+from .middleware import BodyGuard, RequestContext, ResponseCache
 from .problems import asgi_problem, install_handlers
-from .routers import config, content, diagnose, ops, pages, search
+from .routers import config, content, diagnose, docs, ops, pages, search
 from .routers.content import build_content_cache
 
 DESCRIPTION = """Remedy answers AI Toolkit out-of-memory failures with ordered, localized remediation steps,
@@ -35,6 +37,8 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
         app.state.content_cache = build_content_cache(runtime)
         app.state.pages = Pages(runtime.index, runtime.catalogs, load_assets())
     app.state.runtime = runtime
+    app.state.metrics.set_build(__version__, runtime.index.revision)
+    app.state.metrics.sample_process()
     # The index is read-only from here on: keep it out of the cyclic GC's scans, so a collection during a
     # request costs the same whatever the size of the knowledge. (No collection first: start-up leaves no
     # cyclic garbage to free.)
@@ -63,15 +67,17 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
             threading.Thread(target=load, name="remedy-index", daemon=True).start()
         yield
 
-    app = FastAPI(title="Remedy", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(title="Remedy", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                  docs_url=None, redoc_url=None, generate_unique_id_function=operation_id)
     app.state.settings = settings
     app.state.metrics = Metrics()
     app.state.ready = False
     app.state.loading = False
     app.state.runtime = None
     install_handlers(app)
-    for module in (diagnose, config, search, content, ops, pages):
+    for module in (diagnose, config, search, content, ops, pages, docs):
         app.include_router(module.router)
+    install_openapi(app)
     app.add_middleware(ResponseCache, settings=settings, metrics=app.state.metrics)
     app.add_middleware(BodyGuard, settings=settings, problem=asgi_problem)
     if settings.cors_origins:
@@ -79,8 +85,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
             CORSMiddleware,
             allow_origins=settings.cors_origins,
             allow_methods=["GET", "POST", "OPTIONS"],
-            allow_headers=["Content-Type", "Accept-Language", "If-None-Match", "X-Request-ID"],
-            expose_headers=["ETag", "Content-Language", "X-Request-ID"],
+            allow_headers=["Content-Type", "Accept-Language", "If-None-Match", "X-Request-ID", "traceparent",
+                           "tracestate"],
+            expose_headers=["ETag", "Content-Language", "X-Request-ID", "traceparent"],
             max_age=600,
         )
     app.add_middleware(RequestContext, settings=settings, metrics=app.state.metrics)

@@ -6,7 +6,6 @@ past the limit -> 400; the handlers then see the same bytes. Everything answers 
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
@@ -16,7 +15,10 @@ from typing import Any
 
 from ..errors import InvalidUtf8, JsonTooDeep, PayloadTooLarge, RemedyError
 from ..settings import Settings
+from .logconfig import REQUEST_ID, TRACE_ID, JsonFormatter, configure_logging
 from .metrics import MATCH_SCOPE_KEY
+
+__all__ = ["BodyGuard", "JsonFormatter", "RequestContext", "ResponseCache", "configure_logging"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -27,6 +29,9 @@ ProblemWriter = Callable[[Scope, RemedyError], tuple[int, list[tuple[bytes, byte
 
 log = logging.getLogger("remedy.access")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
+# W3C Trace Context: version-traceid-parentid-flags, lower-case hex, ids not all zeros.
+_TRACEPARENT = re.compile(r"^00-(?!0{32})([0-9a-f]{32})-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$")
+CLIENT_CLOSED = 499  # nginx's status for a request whose client went away before the answer
 
 
 def json_depth_exceeds(body: bytes, limit: int) -> bool:
@@ -116,16 +121,17 @@ class BodyGuard:
 
 
 class RequestContext:
-    """A request id (from `X-Request-ID` when sane, else new), security headers, metrics and one log line."""
+    """A request id (from `X-Request-ID` when sane, else new), the W3C `traceparent` (echoed), security headers,
+    metrics and one log line. A client that hangs up before the answer is counted as 499, not as an error."""
 
     def __init__(self, app: ASGIApp, settings: Settings, metrics: Any) -> None:
         self.app = app
         self.metrics = metrics
-        self.log_json = settings.log_json
         extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin")]
         if settings.hsts:
             extra.append((b"strict-transport-security", b"max-age=31536000; includeSubDomains"))
         self.extra = extra
+        self._static_routes: frozenset[str] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -133,9 +139,20 @@ class RequestContext:
             return
         given = _header(scope, b"x-request-id")
         request_id = given if given and _REQUEST_ID.match(given) else uuid.uuid4().hex
+        traceparent = _header(scope, b"traceparent")
+        trace = _TRACEPARENT.match(traceparent) if traceparent else None
         scope.setdefault("state", {})["request_id"] = request_id
+        id_token, trace_token = REQUEST_ID.set(request_id), TRACE_ID.set(trace.group(1) if trace else None)
         started = time.perf_counter()
-        status = 500
+        status: int | None = None
+        disconnected = False
+
+        async def receive_watching() -> Message:
+            nonlocal disconnected
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                disconnected = True
+            return message
 
         async def send_with_headers(message: Message) -> None:
             nonlocal status
@@ -144,17 +161,22 @@ class RequestContext:
                 headers = list(message.get("headers", []))
                 present = {k.lower() for k, _ in headers}
                 headers.append((b"x-request-id", request_id.encode()))
+                if trace and traceparent:
+                    headers.append((b"traceparent", traceparent.encode()))
                 headers.extend((k, v) for k, v in self.extra if k not in present)
                 message["headers"] = headers
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_headers)
+            await self.app(scope, receive_watching, send_with_headers)
         finally:
             elapsed = time.perf_counter() - started
+            if status is None:
+                status = CLIENT_CLOSED if disconnected else 500
             route = self._route(scope)
             self.metrics.requests.labels(route, scope["method"], str(status)).inc()
             self.metrics.latency.labels(route).observe(elapsed)
+            self.metrics.sample_process()
             if log.isEnabledFor(logging.INFO):
                 log.info(
                     "request",
@@ -166,15 +188,24 @@ class RequestContext:
                             "route": route,
                             "status": status,
                             "duration_ms": round(elapsed * 1000, 3),
+                            **({"trace_id": trace.group(1)} if trace else {}),
                         }
                     },
                 )
+            REQUEST_ID.reset(id_token)
+            TRACE_ID.reset(trace_token)
 
-    @staticmethod
-    def _route(scope: Scope) -> str:
-        """The route template (`/v1/symptoms/{symptom_id}`), so metrics stay bounded whatever the paths."""
+    def _route(self, scope: Scope) -> str:
+        """The route template (`/v1/symptoms/{symptom_id}`), so metrics stay bounded whatever the paths. An
+        answer given before routing (the response cache, a refused body) is on a path without parameters:
+        that path is its template."""
         route = scope.get("route")
-        return str(getattr(route, "path", "unmatched"))
+        if route is not None:
+            return str(getattr(route, "path", "unmatched"))
+        if self._static_routes is None:
+            paths = scope["app"].openapi()["paths"] if "app" in scope else {}
+            self._static_routes = frozenset(p for p in paths if "{" not in p)
+        return scope["path"] if scope["path"] in self._static_routes else "unmatched"
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -182,33 +213,6 @@ def _header(scope: Scope, name: bytes) -> str | None:
         if key == name:
             return str(value.decode("latin-1"))
     return None
-
-
-class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, logger, message and the record's `fields`."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {
-            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        out.update(getattr(record, "fields", {}))
-        if record.exc_info:
-            out["error"] = self.formatException(record.exc_info)
-        return json.dumps(out, ensure_ascii=False)
-
-
-def configure_logging(settings: Settings) -> None:
-    handler = logging.StreamHandler()
-    handler.setFormatter(
-        JsonFormatter() if settings.log_json else logging.Formatter("%(levelname)s %(name)s %(message)s")
-    )
-    root = logging.getLogger("remedy")
-    root.handlers[:] = [handler]
-    root.setLevel(settings.log_level.upper())
-    root.propagate = False
 
 
 class ResponseCache:

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from service.answers import read_config
-from service.engine.check import ConfigCheck, check_job, job_facts
-from service.index.build import CompiledFinding, Index
-from service.index.conditions import compile_condition
-from service.rendering.check import render_check
+from remedy.answers import read_config
+from remedy.engine.check import ConfigCheck, check_job, job_facts
+from remedy.index.build import CompiledFinding, Index
+from remedy.index.conditions import compile_condition
+from remedy.rendering.check import render_check
 from tests.conftest import LANGS
 
 ARCH = {"z-image": "zimage:turbo", "qwen-edit": "qwen_image_edit", "flux": "flux", "other": "wan21", None: None}

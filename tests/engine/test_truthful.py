@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from service.content.context import Context
-from service.engine.plan import Plan, plan_symptom
-from service.index.build import Index
-from service.index.conditions import compile_condition
-from service.rendering.diagnosis import render_plan
+from remedy.content.context import Context
+from remedy.engine.plan import Plan, plan_symptom
+from remedy.index.build import Index
+from remedy.index.conditions import compile_condition
+from remedy.rendering.diagnosis import render_plan
 from tests.conftest import LANGS
 
 GC = (True, False, None)

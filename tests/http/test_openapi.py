@@ -6,12 +6,12 @@ import json
 
 from fastapi.testclient import TestClient
 
-from service.settings import ROOT
+from tests.conftest import REPO
 
 
 def test_checked_in_openapi_matches_live(client: TestClient) -> None:
     live = client.get("/openapi.json").json()
-    checked_in = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))
+    checked_in = json.loads((REPO / "openapi" / "openapi.json").read_text(encoding="utf-8"))
     assert live == checked_in, "openapi/ is stale: run `remedy openapi` and review the diff"
 
 

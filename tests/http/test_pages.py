@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from service.rendering.pages import Pages, load_assets
+from remedy.http.app import create_app
+from remedy.rendering.pages import Pages, load_assets
+from remedy.runtime import Runtime
 from tests.conftest import LANGS
 
 GUIDE = "gradient-checkpointing-oom"
@@ -43,15 +46,29 @@ def test_guide_page_is_complete(client: TestClient, lang: str) -> None:
     assert "<table" in r.text and '<th scope="col">' in r.text and "<pre" in r.text
 
 
+@pytest.fixture(scope="module")
+def public_client(runtime: Runtime) -> Iterator[TestClient]:
+    settings = runtime.settings.model_copy(update={"public_base_url": "https://help.example.com"})
+    with TestClient(create_app(settings, runtime=runtime)) as c:
+        yield c
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_alternates_canonical_and_switcher(client: TestClient, lang: str) -> None:
-    text = client.get(f"/help/{lang}/{GUIDE}").text
+def test_alternates_canonical_and_switcher(public_client: TestClient, lang: str) -> None:
+    text = public_client.get(f"/help/{lang}/{GUIDE}", headers={"Host": "evil.example"}).text
     for code in LANGS:
-        assert f'hreflang="{code}" href="http://testserver/help/{code}/{GUIDE}"' in text
-    assert f'hreflang="x-default" href="http://testserver/help/en/{GUIDE}"' in text
-    assert f'<link rel="canonical" href="http://testserver/help/{lang}/{GUIDE}">' in text
+        assert f'hreflang="{code}" href="https://help.example.com/help/{code}/{GUIDE}"' in text
+    assert f'hreflang="x-default" href="https://help.example.com/help/en/{GUIDE}"' in text
+    assert f'<link rel="canonical" href="https://help.example.com/help/{lang}/{GUIDE}">' in text
+    assert "evil.example" not in text
     for name in ("English", "español", "português", "français", "Deutsch", "한국어"):
         assert f">{name}</a>" in text
+
+
+def test_links_without_a_public_address_are_paths_whatever_the_host(client: TestClient) -> None:
+    text = client.get(f"/help/fr/{GUIDE}", headers={"Host": "evil.example"}).text
+    assert f'<link rel="canonical" href="/help/fr/{GUIDE}">' in text and "evil.example" not in text
+    assert f'hreflang="ko" href="/help/ko/{GUIDE}"' in text
 
 
 def test_headers_cache_and_security(client: TestClient) -> None:

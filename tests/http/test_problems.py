@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from service import errors
+from remedy import errors
+from tests.conftest import REPO
 
 BAD = [
     ("empty", b"", "empty-body", 400),
@@ -76,7 +77,7 @@ def test_validation_errors_are_listed(client: TestClient) -> None:
 
 
 def test_every_error_code_is_documented() -> None:
-    readme = (errors.__file__ and __import__("pathlib").Path(errors.__file__).parents[1] / "README.md").read_text()
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
     classes = [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, errors.RemedyError)]
     for cls in classes:
         assert f"`{cls.code}`" in readme, cls.code

@@ -1,6 +1,6 @@
 """The job-config reader reads AI Toolkit configs as the trainer does (PRODUCT.md §4, §6).
 
-The shared configs under `../shared/aitk-configs/` are read in place; mutations load one with
+The example configs under `tests/fixtures/aitk-configs/` are read in place; mutations load one with
 `yaml.safe_load`, change the dict and submit it as an object or as `yaml.safe_dump` text.
 """
 
@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 import yaml
 
-from service.answers import read_config
-from service.content.context import CHECK_FACTS
-from service.engine.check import job_facts
-from service.engine.facts import resolve_context
-from service.errors import (
+from remedy.answers import read_config
+from remedy.content.context import CHECK_FACTS
+from remedy.engine.check import job_facts
+from remedy.engine.facts import resolve_context
+from remedy.errors import (
     InvalidConfig,
     InvalidYaml,
     NotATrainingJob,
@@ -27,9 +27,9 @@ from service.errors import (
     YamlTooComplex,
     YamlUnsafeTag,
 )
-from service.index.build import Index
-from service.jobconfig.reader import JobView, read_job
-from service.jobconfig.yamltext import MAX_CHARS, load_yaml_text
+from remedy.index.build import Index
+from remedy.jobconfig.reader import JobView, read_job
+from remedy.jobconfig.yamltext import MAX_CHARS, load_yaml_text
 from tests.aitk import EXTRACT, FLUX, OMNIGEN2, QWEN, WAN, Mutation, Process, config_text, dataset, load_config
 
 GC_PATH = "config.process[0].train.gradient_checkpointing"

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from service.index.build import Index
-from service.rendering.views import SNIPPET_LIMIT, build_snippet, faq_url, render_faq_entry, render_search_hit
+from remedy.index.build import Index
+from remedy.rendering.views import SNIPPET_LIMIT, build_snippet, faq_url, render_faq_entry, render_search_hit
 from tests.conftest import LANGS
 
 ENDS_A_SENTENCE = re.compile(r"[.!?…。][\"'»”)]*$")

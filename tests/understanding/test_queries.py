@@ -1,7 +1,7 @@
 """The free-text matcher scored on our own query set and the shared development queries.
 
 Each query is checked the way a caller sees it (POST /v1/diagnose, GET /v1/search), with the semantics of
-../shared/eval/run_eval.py; a language below the threshold fails with the list of misses.
+the shared eval's run_eval.py; a language below the threshold fails with the list of misses.
 """
 
 from __future__ import annotations

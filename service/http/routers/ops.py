@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request
 from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.responses import Response
 
+from ...errors import NotFound
 from .. import schemas
 from ..responses import dumps
 
@@ -18,10 +19,16 @@ async def healthz() -> Response:
     return Response(b'{"status":"ok"}', media_type="application/json")
 
 
-@router.get("/metrics", response_class=Response, responses={200: {"content": {"text/plain": {}}}})
+@router.get("/metrics", response_class=Response, responses={
+    200: {"content": {"text/plain": {}}},
+    404: {"model": schemas.Problem, "description": "Served on the port of REMEDY_METRICS_PORT instead."},
+})
 async def metrics(request: Request) -> Response:
-    """Prometheus metrics of this worker: requests and latency per route, free-text match outcomes per
-    language (the no-match rate is `remedy_match_total{match="none"}` over all)."""
+    """Prometheus metrics of every worker: requests and latency per route, free-text match outcomes per
+    language (the no-match rate is `remedy_match_total{match="none"}` over all), build and process series.
+    Not found here when `REMEDY_METRICS_PORT` serves them on a port of their own."""
+    if request.app.state.settings.metrics_port:
+        raise NotFound()
     return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
 

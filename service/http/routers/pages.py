@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
@@ -28,6 +28,12 @@ def _pages(request: Request) -> Pages:
     if pages is None:
         raise NotReady()
     return pages
+
+
+def _public_base(request: Request) -> str:
+    """Canonical and hreflang links start with the configured public address, never the request's Host
+    header (the pages are cached publicly); without one they are paths."""
+    return request.app.state.settings.public_base_url or ""
 
 
 def html_response(request: Request, html: str | tuple[bytes, str], lang: str, max_age: int) -> Response:
@@ -59,14 +65,23 @@ def _lang_or_redirect(runtime: RuntimeDep, lang: str, request: Request) -> str |
 
 
 @router.get("/help", include_in_schema=False)
-@router.get("/help/", summary="Help pages in the reader's language (redirect)")
+@router.get("/help/", summary="Help pages in the reader's language (redirect)", response_class=Response,
+            status_code=307,
+            responses={307: {"description": "To the guide in the best language for `Accept-Language`."}})
 async def help_root(request: Request, runtime: RuntimeDep) -> Response:
     """Redirects to the guide in the best language for `Accept-Language` (English when none fits)."""
     neg = runtime.catalogs.negotiate(None, request.headers.get("accept-language"))
     return RedirectResponse(f"/help/{neg.lang}/{GUIDE_ID}", status_code=307, headers={"Vary": "Accept-Language"})
 
 
-@router.get("/help/{lang}/troubleshoot", summary="Troubleshooter page", response_class=Response)
+_REGIONAL: dict[int | str, dict[str, Any]] = {
+    301: {"description": "A regional tag (`pt-BR`): the same page under its language (`pt`)."},
+    304: {"description": "Not modified (the `If-None-Match` ETag still holds)."},
+}
+
+
+@router.get("/help/{lang}/troubleshoot", summary="Troubleshooter page", response_class=Response,
+            responses={200: {"content": {"text/html": {}}}, **_REGIONAL})
 async def troubleshoot_page(
     lang: str,
     request: Request,
@@ -109,7 +124,7 @@ async def troubleshoot_page(
         except RemedyError:
             errors["q"] = t("Unknown value.")
     query_string = urlencode({k: v for k, v in form.items() if v}) if any(form.values()) else ""
-    html = pages.troubleshoot(resolved, str(request.base_url), form, errors, answer, query_string)
+    html = pages.troubleshoot(resolved, _public_base(request), form, errors, answer, query_string)
     return html_response(request, html, resolved, runtime.settings.cache_max_age)
 
 
@@ -164,7 +179,8 @@ async def help_lang(lang: str, request: Request, runtime: RuntimeDep) -> Respons
     return RedirectResponse(f"/help/{resolved}/{GUIDE_ID}", status_code=307)
 
 
-@router.get("/help/{lang}/{guide_id}", summary="The guide as a page", response_class=Response)
+@router.get("/help/{lang}/{guide_id}", summary="The guide as a page", response_class=Response,
+            responses={200: {"content": {"text/html": {}}}, **_REGIONAL})
 async def guide_page(lang: str, guide_id: str, request: Request, runtime: RuntimeDep) -> Response:
     """The whole guide rendered from the same data as `GET /v1/guides/{guide_id}`: table of contents with
     anchors equal to the section ids, the risk table, checklists, YAML code blocks and the FAQ."""
@@ -173,7 +189,7 @@ async def guide_page(lang: str, guide_id: str, request: Request, runtime: Runtim
         return resolved
     if guide_id not in runtime.index.guides:
         raise UnknownGuide(id=guide_id)
-    page = _pages(request).guide(resolved, guide_id, str(request.base_url))
+    page = _pages(request).guide(resolved, guide_id, _public_base(request))
     return html_response(request, page, resolved, runtime.settings.cache_max_age)
 
 
