@@ -10,6 +10,7 @@ GC ("should I turn it off?", "is GC on slower than off?") states nothing, and a 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +92,11 @@ def gc_state(
     proposals = spans.get("considering", _NONE)
     asks = spans.get("asks", _NONE)
     pasts = spans.get("past", _NONE)
+    nows = spans.get("now", _NONE)
+    story = [h for c in ("now", "it") for h in spans.get(c, _NONE)]  # "now it's on", "I switched it off"
+    switches = {  # on/off words, not the phrases that hold the GC mention (`gc an`)
+        h.start for c in ("on", "off") for h in spans.get(c, _NONE) if not any(h.start <= g.start < h.end for g in gcs)
+    }
     found: list[tuple[int, bool, int, int, bool]] = []  # (start, a past state, distance, prefer-off, state)
     for concept, state in (("off", False), ("on", True)):
         for word in spans.get(concept, _NONE):
@@ -101,27 +107,36 @@ def gc_state(
                 continue  # "thinking about switching GC off", "vale a pena desligar o GC?": not its state
             if any(_asks(a, word, tokens) for a in asks):
                 continue  # "should I turn GC off?", "꺼야 할까요?": a question about a change
-            if question and _names_a_change(tokens[word.start].text):
-                continue  # "does enabling GC hurt quality?", "¿activar GC arreglaría...?": no state
+            if question and (_names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
+                continue  # "does enabling GC hurt quality?", "¿activar GC arreglaría...?", "is turning GC off...?"
             dist = min(_distance(word, g) for g in gcs)
-            if dist > _WINDOW + 1:
-                continue
+            # Korean leaves the pronoun out (`켜 두었다가 ... 껐더니`).
+            told = any(p.end <= word.start for p in pasts) and (
+                tokens[word.start].hangul or any(0 <= word.start - h.end <= 2 for h in story)
+            )
+            if dist > (2 * _WINDOW + 2 if told else _WINDOW + 1):
+                continue  # far from GC, unless it goes on a story ("GC was off, now it's on")
             negated = any(
                 0 < word.start - n.end + 1 <= 2 or (n.start == word.end and tokens[n.start].hangul) for n in negations
             )
-            past = any(_was(p, word, tokens) for p in pasts)
+            past = any(_was(p, word, tokens, nows, switches) for p in pasts)
             found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state))
     # A past state gives way to a state told after it ("it was off, now it's on"), not to one before it.
     now = [f for f in found if not (f[1] and any(g[0] > f[0] and not g[1] for g in found))]
     return min(now, key=lambda f: f[2:4])[4] if now else None
 
 
-def _was(past: Hit, word: Hit, tokens: list[Token]) -> bool:
-    """A past marker ("was", "tenía", "hatte", "vorher") a few words before the on/off word, or in Korean
-    right after it (`꺼져 있었는데`, `켜 두었다가`): the state it tells is no longer the state."""
+def _was(past: Hit, word: Hit, tokens: list[Token], nows: Sequence[Hit], switches: set[int]) -> bool:
+    """A past marker ("was", "tenía", "hatte", "vorher") a few words before the on/off word, with no "now" nor
+    another on/off word between them, or in Korean right after it (`꺼져 있었는데`, `켜 두었다가`): the state it
+    tells is no longer the state."""
     if tokens[past.start].hangul:
         return 0 <= past.start - word.end <= 1
-    return 0 <= word.start - past.end <= 2
+    return (
+        0 <= word.start - past.end <= 2
+        and not any(past.end <= n.start < word.start for n in nows)
+        and not any(past.end <= i < word.start for i in switches)
+    )
 
 
 def _proposes(proposal: Hit, word: Hit, tokens: list[Token], question: bool) -> bool:
@@ -154,6 +169,12 @@ _CHANGE_GERMAN = re.compile(r"^(?!.{2,}ge)[a-z]{3,}(?<!iert)(?<!et)en$")
 _CHANGE_KOREAN = ("기", "면", "려고", "려면", "야")
 
 
+def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
+    """The on/off particle of a verb that names a change, with the GC mention between them ("turning GC
+    off")."""
+    return any(g.end == word.start and g.start > 0 and _names_a_change(tokens[g.start - 1].text) for g in gcs)
+
+
 def _names_a_change(word: str) -> bool:
     """True for a form of a switching verb that names the change itself, not the state it leaves.
 
@@ -170,6 +191,8 @@ def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
     off", "an oder aus", "켜기 vs 끄기"): a question about the switch. ("Back on, retried without changing
     anything" is not one.)"""
     ors = {h.start for h in spans.get("either_or", _NONE) if h.end == h.start + 1}
+    # A state told as past next to the new one ("tinha GC ligado, desliguei") is a story, not a question.
+    pasts = {i for p in spans.get("past", _NONE) for i in range(p.start, p.end + 3)}
     # A phrase that holds the GC mention itself ("avec GC", "GC aus") states a state: no question.
     mentions = {i for g in spans.get("gc", _NONE) for i in range(g.start, g.end)}
     for a in spans.get("on", _NONE):
@@ -179,6 +202,8 @@ def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
             if not mentions.isdisjoint(range(b.start, b.end)):
                 continue
             gap = range(min(a.end, b.end), max(a.start, b.start))
+            if min(a.start, b.start) in pasts:
+                continue
             if len(gap) == 0 or (len(gap) == 1 and gap[0] in ors):
                 return True
             if len(gap) <= 8 and any(_distance(t, a) <= 6 and _distance(t, b) <= 6 for t in spans.get("than", _NONE)):
@@ -191,7 +216,9 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: 
     spans = _by_concept(hits)
     on_or_off = _on_or_off(spans)
     used: set[int] = set()
-    timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE))
+    # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
+    sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
+    timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized
     step = None
     for hit in spans.get("step", _NONE):
         step = _number_near(tokens, hit, after=3, before=3, used=used, timed=timed)
