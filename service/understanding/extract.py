@@ -97,17 +97,20 @@ def gc_state(
     switches = {  # on/off words, not the phrases that hold the GC mention (`gc an`)
         h.start for c in ("on", "off") for h in spans.get(c, _NONE) if not any(h.start <= g.start < h.end for g in gcs)
     }
+    prepositions = {h.start for h in spans.get("avoid", _NONE)}  # "without", "sin": "ya sin GC" is "right away"
     found: list[tuple[int, bool, int, int, bool]] = []  # (start, a past state, distance, prefer-off, state)
     for concept, state in (("off", False), ("on", True)):
         for word in spans.get(concept, _NONE):
             if any(word.start <= g.start and g.end <= word.end for g in gcs):
                 continue  # the GC mention itself (a config key such as `gradient_checkpointing: true`)
             question = word.start in asked
-            if any(_proposes(p, word, tokens, question) for p in proposals):
+            if word.start not in prepositions and any(0 < word.start - n.end + 1 <= 2 for n in nows):
+                pass  # "if GC is already on", "já está ativo", "ahora lo activé": the state now, even in a question
+            elif any(_proposes(p, word, tokens, question) for p in proposals):
                 continue  # "thinking about switching GC off", "vale a pena desligar o GC?": not its state
-            if any(_asks(a, word, tokens) for a in asks):
+            elif any(_asks(a, word, tokens, asked) for a in asks):
                 continue  # "should I turn GC off?", "꺼야 할까요?": a question about a change
-            if question and (_names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
+            elif question and (_names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
                 continue  # "does enabling GC hurt quality?", "¿activar GC arreglaría...?", "is turning GC off...?"
             dist = min(_distance(word, g) for g in gcs)
             # Korean leaves the pronoun out (`켜 두었다가 ... 껐더니`).
@@ -150,15 +153,29 @@ def _proposes(proposal: Hit, word: Hit, tokens: list[Token], question: bool) -> 
     return 0 <= word.start - proposal.end <= 5 or (question and 0 <= proposal.start - word.end <= 6)
 
 
-def _asks(ask: Hit, word: Hit, tokens: list[Token]) -> bool:
+def _asks(ask: Hit, word: Hit, tokens: list[Token], asked: frozenset[int]) -> bool:
     """An advice question ("should I", "debería", "kann ich") governs the on/off word after it, never one
-    before it ("GC is off, should I turn it back on?" states that it is off); in Korean the modal ending comes
-    right after the verb it governs (`꺼야 할까요`, `꺼도 되나요`)."""
+    before it ("GC is off, should I turn it back on?" states that it is off): a few words after it, or anywhere
+    after it in the same question ("should I start a first run with GC off?"). In Korean the modal ending comes
+    after what it governs: right after the verb (`꺼야 할까요`), or at the end of the question, back to the last
+    clause ending (`켜 놨는데 ..., 꺼야 할까요?` asks nothing of `켜`)."""
     if ask.start <= word.start < ask.end:
         return True  # the phrase holds the verb itself (`devo desligar`)
     if tokens[ask.start].hangul:
-        return ask.start == word.end
-    return 0 <= word.start - ask.end <= 4
+        if ask.start == word.end:
+            return True
+        between = range(word.start, ask.start)
+        return (
+            0 < ask.start - word.end <= 4
+            and all(i in asked for i in (*between, ask.start))
+            and not any(tokens[i].text.endswith(_KOREAN_CLAUSE_ENDS) for i in between)
+        )
+    gap = word.start - ask.end
+    return gap >= 0 and (gap <= 4 or (gap <= 10 and all(i in asked for i in range(ask.end, word.end))))
+
+
+# Korean endings that close a clause (`놨는데`, `켰고`, `느려서`): a modal after them asks about another clause.
+_KOREAN_CLAUSE_ENDS = ("는데", "은데", "인데", "니까", "지만", "고", "서")
 
 
 # Verb forms that name a change rather than a state, per language (grammar as code; the verbs themselves are
