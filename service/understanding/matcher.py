@@ -394,6 +394,8 @@ def _features(text: str, stated: Stated, log: LogReading, families: int) -> froz
         out.add("log_other_process")
     if stated.largest_named and stated.largest_named >= 1024:
         out.add("big_bucket")
+    if stated.resolutions is not None and len(stated.resolutions) == 1:
+        out.add("one_bucket")
     if "?" in text or "\uff1f" in text:
         out.add("question")
     if stated.on_or_off:

@@ -468,3 +468,25 @@ def test_a_batch_position_is_not_a_batch_size(index: Index, text: str, lang: str
 )
 def test_a_batch_size_beside_a_position_is_still_read(index: Index, text: str, lang: str, batch: int) -> None:
     assert understand(index.matcher, text, lang).stated.batch_size == batch
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("OOM at 1024px", "en"), ("batch sizee 4 resolutoin 1024 OOM", "en"), ("Auflösung 1024, OOM", "de")],
+)
+def test_a_single_stated_resolution_is_no_bucket_spike(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "one_bucket" in u.features
+    assert next(s.id for s in u.ranked if s.kind == "symptom") != "oom-bucket-spike"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "step", "batch"),
+    [("bacth size 4 OOM at stpe 2", "en", 2, 4), ("bach size 4, OOM at step 2", "en", 2, 4),
+     ("tamaño de lotte 4, OOM en el pazo 2", "es", 2, 4), ("Batchgrösse 4, OOM bei Schrit 2", "de", 2, 4)],
+)
+def test_a_typo_in_the_word_before_a_number_keeps_the_number(
+    index: Index, text: str, lang: str, step: int, batch: int
+) -> None:
+    u = understand(index.matcher, text, lang)
+    assert (u.stated.step, u.stated.batch_size) == (step, batch)
