@@ -119,6 +119,8 @@ def gc_state(
             )
             if dist > (2 * _WINDOW + 2 if told else _WINDOW + 1):
                 continue  # far from GC, unless it goes on a story ("GC was off, now it's on")
+            if dist > 2 and _preposition_before(word, gcs, tokens):
+                continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
             negated = any(
                 0 < word.start - n.end + 1 <= 2 or (n.start == word.end and tokens[n.start].hangul) for n in negations
             )
@@ -139,6 +141,15 @@ def _was(past: Hit, word: Hit, tokens: list[Token], nows: Sequence[Hit], switche
         0 <= word.start - past.end <= 2
         and not any(past.end <= n.start < word.start for n in nows)
         and not any(past.end <= i < word.start for i in switches)
+    )
+
+
+def _preposition_before(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
+    """A short one-word on/off word before the GC mention ("on", "with", "con", "mit"): a preposition, said of GC
+    only right before it ("with GC", "con el GC"); a verb ("décoché un truc (GC)") reaches further."""
+    text = tokens[word.start].text
+    return word.end - word.start == 1 and len(text) <= 4 and not tokens[word.start].hangul and all(
+        word.end <= g.start for g in gcs
     )
 
 
@@ -332,12 +343,12 @@ def _count_near(tokens: list[Token], hit: Hit, used: set[int], limit: int) -> in
 
 def _resolutions(sizes: list[int], spans: dict[str, list[Hit]], after_bucket: bool) -> tuple[int, ...] | None:
     """The bucket list the text states. One size named as one of the buckets ("the 1024 bucket", "when it
-    hits the bucket of 1536", an intermittent, sudden or largest-bucket OOM) is one of several, so it says
+    hits the bucket of 1536", an intermittent or largest-bucket OOM) is one of several, so it says
     nothing of the list; one size alone ("Qwen Edit 1024", "at 768") or as the resolution ("resolution 1024",
     "bucket 1536", "1024px") is the training size."""
     unique = tuple(sorted(set(sizes)))
     if len(unique) == 1 and (
-        not spans.keys().isdisjoint(("largest", "intermittent", "sudden"))
+        not spans.keys().isdisjoint(("largest", "intermittent"))
         or ("bucket" in spans and (not after_bucket or "when" in spans))
     ):
         return None
