@@ -490,3 +490,10 @@ def test_a_typo_in_the_word_before_a_number_keeps_the_number(
 ) -> None:
     u = understand(index.matcher, text, lang)
     assert (u.stated.step, u.stated.batch_size) == (step, batch)
+
+
+def test_the_dev_of_flux_dev_is_no_advice_question(index: Index) -> None:
+    # Portuguese "devo" stems to "dev": listed alone it made every "flux dev" a "should I" question.
+    u = understand(index.matcher, "flux dev 로라 gradient checkpointing 꺼놨더니 3스텝에서 터짐", "ko")
+    assert "should" not in u.concepts and "asks" not in u.concepts
+    assert u.ranked[0].id == "oom-early-steps" and u.stated.gradient_checkpointing is False
