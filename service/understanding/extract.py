@@ -253,7 +253,7 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: 
         if step is not None:
             break
     batch = None
-    positions = _batch_positions(tokens, spans)
+    positions = _batch_positions(tokens, spans) if "batch" in spans else frozenset()
     for hit in spans.get("batch", _NONE):
         batch = _number_near(tokens, hit, after=4, before=1, used=used, timed=positions)
         if batch is not None and 1 <= batch <= 512:
@@ -274,7 +274,7 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: 
     sizes: list[int] = []
     after_bucket = False  # a size named as the resolution ("bucket 1536", "Auflösung 1024", "1024px", `1024 버킷`)
     for i, tok in enumerate(tokens):
-        n = tok.number if tok.number is not None else _pixels(tok.text)
+        n = tok.number if tok.number is not None or not tok.text.endswith("px") else _pixels(tok.text)
         if n is None or i in used or not (256 <= n <= 4096 and n % 64 == 0):
             continue
         near_bucket = any(abs(i - b.start) <= 4 for b in buckets)

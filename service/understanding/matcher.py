@@ -223,7 +223,9 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     for needed, then in matcher.implies:
         if needed <= concepts:
             concepts.add(then)
-    stated = stated_context(tokens, hits, log_like, asked_tokens(matcher.analyzer, prose, lang, len(tokens)))
+    # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
+    asked = asked_tokens(matcher.analyzer, prose, lang, len(tokens)) if "gc" in concepts else frozenset()
+    stated = stated_context(tokens, hits, log_like, asked)
     if lead is not None and "\n" in text.strip():
         # In a log, "step" appears in messages ("OOM during training step 3 times"): trust the progress
         # bars, else what the user's own first line says.
