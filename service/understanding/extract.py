@@ -77,9 +77,9 @@ def gc_state(
 
     Negation counts just before the on/off word, or just after it in Korean (`켜지 않았다`). `asked` holds the
     positions of the tokens of the sentences that ask a question; `on_or_off` is `_on_or_off(spans)`, computed
-    once by the caller. A word that only names a change asked about, wished or
-    planned ("should I turn it off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state
-    that was ("it was off, now it's on"; "I had GC on, switched it off") gives way to one that is.
+    once by the caller. A word that only names a change asked about, wished or planned ("should I turn it
+    off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state that was ("it was off, now
+    it's on"; "I had GC on, switched it off") gives way to one told after it.
     """
     gcs = spans.get("gc")
     if not gcs:
@@ -215,9 +215,10 @@ def _names_a_change(word: str) -> bool:
 
 
 def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
-    """An on word and an off word side by side ("on/off", "켜기 끄기") or with an "or" between them ("on or
-    off", "an oder aus", "켜기 vs 끄기"): a question about the switch. ("Back on, retried without changing
-    anything" is not one.)"""
+    """An on word and an off word side by side ("on/off", "켜기 끄기"), with an "or" between them ("on or
+    off", "an oder aus", "켜기 vs 끄기") or around a comparison ("GC on slower than GC off"): a question about
+    the switch. ("Back on, retried without changing anything" is not one, nor is a story: "had it on, switched
+    it off".)"""
     ors = {h.start for h in spans.get("either_or", _NONE) if h.end == h.start + 1}
     # A state told as past next to the new one ("tinha GC ligado, desliguei") is a story, not a question.
     pasts = {i for p in spans.get("past", _NONE) for i in range(p.start, p.end + 3)}
