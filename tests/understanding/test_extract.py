@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from service.index.build import Index
-from service.understanding.extract import as_context_fields
-from service.understanding.matcher import outcome, understand
+from remedy.index.build import Index
+from remedy.understanding.extract import as_context_fields
+from remedy.understanding.matcher import outcome, understand
 
 
 def stated(index: Index, text: str, lang: str) -> dict[str, Any]:
