@@ -97,6 +97,7 @@ MATCH_FEATURES: tuple[str, ...] = (
     "log_baseline",  # ... the baseline samples before training
     "log_other_process",  # ... with another process holding VRAM
     "big_bucket",  # a resolution of 1024 or more is named
+    "one_bucket",  # the text states a single training resolution ("resolution 1024"): no bucket can spike
     "question",  # the text asks a question
     "on_or_off",  # ... whether something should be on or off ("on or off?", "an oder aus")
     "two_families",  # it names two model families or more (a comparison: "Qwen Edit or Flux?")

@@ -1,10 +1,16 @@
-"""Context stated in free text: step, GC on/off, family, batch size, buckets, frames, phase (engine layer).
+"""Context stated in free text: step, GC on/off, family, batch size, buckets, frames, control images, phase
+(engine layer).
 
-Works on analysed tokens and spotted concepts only, so it reads every language the vocabulary covers.
+Works on analysed tokens and spotted concepts only, so it reads every language the vocabulary covers. A value is
+stated only when the text asserts it about the job now: a question, wish, proposal or comparison about switching
+GC ("should I turn it off?", "is GC on slower than off?") states nothing, and a batch position ("batch 361 of
+1000") is no batch size.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +31,8 @@ class Stated:
     batch_size: int | None = None
     resolutions: tuple[int, ...] | None = None
     num_frames: int | None = None
-    on_or_off: bool = False  # "on or off?": a question about the switch, not a statement of its state
+    control_images: int | None = None
+    on_or_off: bool = False  # "on or off?", "on slower than off?": a question about the switch, not its state
 
 
 _NONE: tuple[Hit, ...] = ()
@@ -63,11 +70,16 @@ def _number_near(
     return None
 
 
-def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], question: bool, on_or_off: bool) -> bool | None:
-    """On/off said of gradient checkpointing: the nearest on/off word to a GC mention, negation flips it.
+def gc_state(
+    spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int], on_or_off: bool
+) -> bool | None:
+    """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it.
 
-    Negation counts just before the on/off word, or just after it in Korean (`켜지 않았다`). `on_or_off` is
-    `_on_or_off(spans)`, computed once by the caller.
+    Negation counts just before the on/off word, or just after it in Korean (`켜지 않았다`). `asked` holds the
+    positions of the tokens of the sentences that ask a question; `on_or_off` is `_on_or_off(spans)`, computed
+    once by the caller. A word that only names a change asked about, wished or planned ("should I turn it
+    off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state that was ("it was off, now
+    it's on"; "I had GC on, switched it off") gives way to one told after it.
     """
     gcs = spans.get("gc")
     if not gcs:
@@ -78,39 +90,138 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], question: bool, o
         return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
     negations = spans.get("negation", _NONE)
     proposals = spans.get("considering", _NONE)
-    best: tuple[int, int, bool] | None = None  # (distance, prefer-off, state)
+    asks = spans.get("asks", _NONE)
+    pasts = spans.get("past", _NONE)
+    nows = spans.get("now", _NONE)
+    story = [h for c in ("now", "it") for h in spans.get(c, _NONE)]  # "now it's on", "I switched it off"
+    switches = {  # on/off words, not the phrases that hold the GC mention (`gc an`)
+        h.start for c in ("on", "off") for h in spans.get(c, _NONE) if not any(h.start <= g.start < h.end for g in gcs)
+    }
+    prepositions = {h.start for h in spans.get("avoid", _NONE)}  # "without", "sin": "ya sin GC" is "right away"
+    found: list[tuple[int, bool, int, int, bool]] = []  # (start, a past state, distance, prefer-off, state)
     for concept, state in (("off", False), ("on", True)):
         for word in spans.get(concept, _NONE):
             if any(word.start <= g.start and g.end <= word.end for g in gcs):
                 continue  # the GC mention itself (a config key such as `gradient_checkpointing: true`)
-            if any(_proposes(p, word, tokens, question) for p in proposals):
+            question = word.start in asked
+            if word.start not in prepositions and any(0 < word.start - n.end + 1 <= 2 for n in nows):
+                pass  # "if GC is already on", "já está ativo", "ahora lo activé": the state now, even in a question
+            elif any(_proposes(p, word, tokens, question) for p in proposals):
                 continue  # "thinking about switching GC off", "vale a pena desligar o GC?": not its state
+            elif any(_asks(a, word, tokens, asked) for a in asks):
+                continue  # "should I turn GC off?", "꺼야 할까요?": a question about a change
+            elif question and (_names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
+                continue  # "does enabling GC hurt quality?", "¿activar GC arreglaría...?", "is turning GC off...?"
             dist = min(_distance(word, g) for g in gcs)
-            if dist > _WINDOW + 1:
-                continue
+            # Korean leaves the pronoun out (`켜 두었다가 ... 껐더니`).
+            told = any(p.end <= word.start for p in pasts) and (
+                tokens[word.start].hangul or any(0 <= word.start - h.end <= 2 for h in story)
+            )
+            if dist > (2 * _WINDOW + 2 if told else _WINDOW + 1):
+                continue  # far from GC, unless it goes on a story ("GC was off, now it's on")
+            if dist > 2 and _preposition_before(word, gcs, tokens):
+                continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
             negated = any(
                 0 < word.start - n.end + 1 <= 2 or (n.start == word.end and tokens[n.start].hangul) for n in negations
             )
-            value = (not state) if negated else state
-            key = (dist, 0 if concept == "off" else 1, value)
-            if best is None or key[:2] < best[:2]:
-                best = key
-    return best[2] if best else None
+            past = any(_was(p, word, tokens, nows, switches) for p in pasts)
+            found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state))
+    # A past state gives way to a state told after it ("it was off, now it's on"), not to one before it.
+    now = [f for f in found if not (f[1] and any(g[0] > f[0] and not g[1] for g in found))]
+    return min(now, key=lambda f: f[2:4])[4] if now else None
+
+
+def _was(past: Hit, word: Hit, tokens: list[Token], nows: Sequence[Hit], switches: set[int]) -> bool:
+    """A past marker ("was", "tenía", "hatte", "vorher") a few words before the on/off word, with no "now" nor
+    another on/off word between them, or in Korean right after it (`꺼져 있었는데`, `켜 두었다가`): the state it
+    tells is no longer the state."""
+    if tokens[past.start].hangul:
+        return 0 <= past.start - word.end <= 1
+    return (
+        0 <= word.start - past.end <= 2
+        and not any(past.end <= n.start < word.start for n in nows)
+        and not any(past.end <= i < word.start for i in switches)
+    )
+
+
+def _preposition_before(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
+    """A short one-word on/off word before the GC mention ("on", "with", "con", "mit"): a preposition, said of GC
+    only right before it ("with GC", "con el GC"); a verb ("décoché un truc (GC)") reaches further."""
+    text = tokens[word.start].text
+    return word.end - word.start == 1 and len(text) <= 4 and not tokens[word.start].hangul and all(
+        word.end <= g.start for g in gcs
+    )
 
 
 def _proposes(proposal: Hit, word: Hit, tokens: list[Token], question: bool) -> bool:
     """A proposal word ("thinking about", "worth it") governs an on/off word a few words after it, or, in
-    Korean, right before it (`꺼도 될까요`); in a question, also one right before it ("GC off, good idea?")."""
+    Korean, right before it (`꺼도 될까요`); in a question, also one right before it ("GC off, good idea?"). A
+    word that is both (`켜면`, "if turned on") names a change only."""
+    if proposal.start <= word.start < proposal.end or word.start <= proposal.start < word.end:
+        return True
     if tokens[proposal.start].hangul:
         return 0 <= proposal.start - word.end <= 2
     return 0 <= word.start - proposal.end <= 5 or (question and 0 <= proposal.start - word.end <= 6)
 
 
+def _asks(ask: Hit, word: Hit, tokens: list[Token], asked: frozenset[int]) -> bool:
+    """An advice question ("should I", "debería", "kann ich") governs the on/off word after it, never one
+    before it ("GC is off, should I turn it back on?" states that it is off): a few words after it, or anywhere
+    after it in the same question ("should I start a first run with GC off?"). In Korean the modal ending comes
+    after what it governs: right after the verb (`꺼야 할까요`), or at the end of the question, back to the last
+    clause ending (`켜 놨는데 ..., 꺼야 할까요?` asks nothing of `켜`)."""
+    if ask.start <= word.start < ask.end:
+        return True  # the phrase holds the verb itself (`devo desligar`)
+    if tokens[ask.start].hangul:
+        if ask.start == word.end:
+            return True
+        between = range(word.start, ask.start)
+        return (
+            0 < ask.start - word.end <= 4
+            and all(i in asked for i in (*between, ask.start))
+            and not any(tokens[i].text.endswith(_KOREAN_CLAUSE_ENDS) for i in between)
+        )
+    gap = word.start - ask.end
+    return gap >= 0 and (gap <= 4 or (gap <= 10 and all(i in asked for i in range(ask.end, word.end))))
+
+
+# Korean endings that close a clause (`놨는데`, `켰고`, `느려서`): a modal after them asks about another clause.
+_KOREAN_CLAUSE_ENDS = ("는데", "은데", "인데", "니까", "지만", "고", "서")
+
+
+# Verb forms that name a change rather than a state, per language (grammar as code; the verbs themselves are
+# the vocabulary's): a gerund, an infinitive (`desactivar`, `désactiver`, `ausschalten`, not `ausgeschaltet`
+# or `angelassen`), a Korean nominal, conditional or purpose ending (`켜기`, `끄면`, `끄려고`, `꺼야`).
+_CHANGE_LATIN = re.compile(r"^[a-z]{3,}(?:ing|ar|er|ir|re|ando|endo|iendo|indo|ant|arlo|arla|erlo|irlo)$")
+_CHANGE_GERMAN = re.compile(r"^(?!.{2,}ge)[a-z]{3,}(?<!iert)(?<!et)en$")
+_CHANGE_KOREAN = ("기", "면", "려고", "려면", "야")
+
+
+def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
+    """The on/off particle of a verb that names a change, with the GC mention between them ("turning GC
+    off")."""
+    return any(g.end == word.start and g.start > 0 and _names_a_change(tokens[g.start - 1].text) for g in gcs)
+
+
+def _names_a_change(word: str) -> bool:
+    """True for a form of a switching verb that names the change itself, not the state it leaves.
+
+    >>> [_names_a_change(w) for w in ("enabling", "desactivar", "ausschalten", "끄면", "disabled", "ausgeschaltet")]
+    [True, True, True, True, False, False]
+    """
+    if word[:1] >= "\uac00":
+        return word.endswith(_CHANGE_KOREAN)
+    return bool(_CHANGE_LATIN.match(word) or _CHANGE_GERMAN.match(word))
+
+
 def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
-    """An on word and an off word side by side ("on/off", "켜기 끄기") or with an "or" between them ("on or
-    off", "an oder aus", "켜기 vs 끄기"): a question about the switch. ("Back on, retried without changing
-    anything" is not one.)"""
+    """An on word and an off word side by side ("on/off", "켜기 끄기"), with an "or" between them ("on or
+    off", "an oder aus", "켜기 vs 끄기") or around a comparison ("GC on slower than GC off"): a question about
+    the switch. ("Back on, retried without changing anything" is not one, nor is a story: "had it on, switched
+    it off".)"""
     ors = {h.start for h in spans.get("either_or", _NONE) if h.end == h.start + 1}
+    # A state told as past next to the new one ("tinha GC ligado, desliguei") is a story, not a question.
+    pasts = {i for p in spans.get("past", _NONE) for i in range(p.start, p.end + 3)}
     # A phrase that holds the GC mention itself ("avec GC", "GC aus") states a state: no question.
     mentions = {i for g in spans.get("gc", _NONE) for i in range(g.start, g.end)}
     for a in spans.get("on", _NONE):
@@ -120,24 +231,32 @@ def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
             if not mentions.isdisjoint(range(b.start, b.end)):
                 continue
             gap = range(min(a.end, b.end), max(a.start, b.start))
+            if min(a.start, b.start) in pasts:
+                continue
             if len(gap) == 0 or (len(gap) == 1 and gap[0] in ors):
                 return True
+            if len(gap) <= 8 and any(_distance(t, a) <= 6 and _distance(t, b) <= 6 for t in spans.get("than", _NONE)):
+                return True  # "GC on slower than GC off", "GC 켜면 끈 것보다 느린가요": a comparison
     return False
 
 
-def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, question: bool = False) -> Stated:
+def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset()) -> Stated:
+    """What the text states; `asked` holds the positions of the tokens of its questions (see `gc_state`)."""
     spans = _by_concept(hits)
     on_or_off = _on_or_off(spans)
     used: set[int] = set()
-    timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE))
+    # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
+    sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
+    timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized
     step = None
     for hit in spans.get("step", _NONE):
         step = _number_near(tokens, hit, after=3, before=3, used=used, timed=timed)
         if step is not None:
             break
     batch = None
+    positions = _batch_positions(tokens, spans) if "batch" in spans else frozenset()
     for hit in spans.get("batch", _NONE):
-        batch = _number_near(tokens, hit, after=4, before=1, used=used)
+        batch = _number_near(tokens, hit, after=4, before=1, used=used, timed=positions)
         if batch is not None and 1 <= batch <= 512:
             break
         batch = None
@@ -146,36 +265,98 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, questio
         frames = _number_near(tokens, hit, after=3, before=2, used=used)
         if frames is not None:
             break
+    controls = None
+    for hit in spans.get("control", _NONE):
+        controls = _count_near(tokens, hit, used, limit=16)
+        if controls is not None:
+            break
     buckets = spans.get("bucket", _NONE)
+    previews = spans.get("preview", _NONE)  # "the 1024px previews": a sample size, not the training size
     sizes: list[int] = []
+    after_bucket = False  # a size named as the resolution ("bucket 1536", "Auflösung 1024", "1024px", `1024 버킷`)
     for i, tok in enumerate(tokens):
-        n = tok.number
+        n = tok.number if tok.number is not None or not tok.text.endswith("px") else _pixels(tok.text)
         if n is None or i in used or not (256 <= n <= 4096 and n % 64 == 0):
             continue
         near_bucket = any(abs(i - b.start) <= 4 for b in buckets)
         if near_bucket or (n in BUCKET_SIZES and not log_like):
             sizes.append(n)
+            named = (
+                not tok.text.isdigit()  # `1024px`, `1024er`
+                or any(b.end <= i <= b.end + 1 or (tokens[b.start].hangul and b.start == i + 1) for b in buckets)
+            )
+            after_bucket = after_bucket or (named and not any(abs(i - p.start) <= 2 for p in previews))
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,
-        gradient_checkpointing=gc_state(spans, tokens, question, on_or_off),
+        gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off),
         batch_size=batch,
-        resolutions=_resolutions(sizes, spans),
+        resolutions=_resolutions(sizes, spans, after_bucket),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
+        control_images=controls,
         on_or_off=on_or_off,
     )
 
 
-def _resolutions(sizes: list[int], spans: dict[str, list[Hit]]) -> tuple[int, ...] | None:
-    """The bucket list the text states. One size named as a bucket ("when the 1024 bucket comes up") is one
-    of several, so it says nothing of the list; one size alone ("Qwen Edit 1024") is the training size."""
+_PIXELS = re.compile(r"^(\d{3,4})px$")
+
+
+def _pixels(word: str) -> int | None:
+    """A size written with its unit (`1024px`)."""
+    m = _PIXELS.match(word) if word.endswith("px") else None
+    return int(m.group(1)) if m else None
+
+
+_ORDINAL_SURFACE = re.compile(r"^\d+[a-z]+$")
+
+
+def _batch_positions(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
+    """Numbers that say which batch, not how big: an ordinal (`12th`, `12e`, `12º`), a count (`361 of 1000`,
+    `450 von 2000`), or a number after a position word ("skipping batch 3", "lote número 12", "around batch
+    361"), or, in Korean, before one (`12번째 배치`, `배치 3을 건너뛰어요`)."""
+    marks = spans.get("position", _NONE)
+    counters = {h.start for h in spans.get("counter", _NONE)}
+    out: set[int] = set()
+    for i, tok in enumerate(tokens):
+        if tok.number is None:
+            continue
+        total = tokens[i + 2].number if i + 1 in counters and i + 2 < len(tokens) else None
+        if (
+            _ORDINAL_SURFACE.match(tok.text)
+            or (total is not None and total >= 100 and total > tok.number)
+            or any(0 <= i - m.end <= 2 for m in marks)
+            or any(tokens[m.start].hangul and 0 <= m.start - i - 1 <= 1 for m in marks)
+        ):
+            out.add(i)
+    return frozenset(out)
+
+
+def _count_near(tokens: list[Token], hit: Hit, used: set[int], limit: int) -> int | None:
+    """A small count just before the hit ("2 control images", preferred) or just after it (`컨트롤 이미지 2장`,
+    "control images: 2"); a larger number there is something else (a resolution)."""
+    for j in (*range(hit.start - 1, max(-1, hit.start - 3), -1), *range(hit.end, min(len(tokens), hit.end + 3))):
+        n: int | None = tokens[j].number
+        if n is not None and j not in used and n <= limit:
+            used.add(j)
+            return n
+    return None
+
+
+def _resolutions(sizes: list[int], spans: dict[str, list[Hit]], after_bucket: bool) -> tuple[int, ...] | None:
+    """The bucket list the text states. One size named as one of the buckets ("the 1024 bucket", "when it
+    hits the bucket of 1536", an intermittent or largest-bucket OOM) is one of several, so it says
+    nothing of the list; one size alone ("Qwen Edit 1024", "at 768") or as the resolution ("resolution 1024",
+    "bucket 1536", "1024px") is the training size."""
     unique = tuple(sorted(set(sizes)))
-    if len(unique) == 1 and not spans.keys().isdisjoint(("bucket", "largest", "intermittent")):
+    if len(unique) == 1 and (
+        not spans.keys().isdisjoint(("largest", "intermittent"))
+        or ("bucket" in spans and (not after_bucket or "when" in spans))
+    ):
         return None
     return unique or None
 
 
-CONTEXT_FIELDS = ("step", "gradient_checkpointing", "batch_size", "resolutions", "num_frames")
+CONTEXT_FIELDS = ("step", "gradient_checkpointing", "batch_size", "resolutions", "num_frames", "control_images")
 
 
 def as_context_fields(stated: Stated) -> dict[str, Any]:

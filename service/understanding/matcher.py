@@ -223,7 +223,9 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     for needed, then in matcher.implies:
         if needed <= concepts:
             concepts.add(then)
-    stated = stated_context(tokens, hits, log_like, question="?" in prose or "\uff1f" in prose)
+    # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
+    asked = asked_tokens(matcher.analyzer, prose, lang, len(tokens)) if "gc" in concepts else frozenset()
+    stated = stated_context(tokens, hits, log_like, asked)
     if lead is not None and "\n" in text.strip():
         # In a log, "step" appears in messages ("OOM during training step 3 times"): trust the progress
         # bars, else what the user's own first line says.
@@ -258,6 +260,32 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
         in_domain=in_domain,
         ranked=ranked,
     )
+
+
+# A sentence: up to a question or exclamation mark, a full stop before a space, or a line end (a dot inside a
+# word, as in `wan2.1` or `1.5`, ends nothing).
+_SENTENCE = re.compile(r"(?:[^?\uff1f!.\n]|\.(?!\s|$))*(?:[?\uff1f!]+|\.|\n|$)")
+
+
+def asked_tokens(analyzer: Analyzer, text: str, lang: str | None, limit: int) -> frozenset[int]:
+    """The positions (in the text's tokens) of the tokens of its sentences that end in a question mark: "GC is
+    off. Why does it OOM?" asks about the OOM, not about GC. Tokens split the same sentence by sentence as
+    in the whole text (a word's tokens depend on the word only)."""
+    if "?" not in text and "\uff1f" not in text:
+        return frozenset()
+    out: list[int] = []
+    start = 0
+    for m in _SENTENCE.finditer(text):
+        sentence = m.group(0)
+        if start >= limit:
+            break
+        if not sentence:
+            continue
+        count = len(analyzer.tokens(sentence, lang)[1])
+        if "?" in sentence or "\uff1f" in sentence:
+            out.extend(range(start, min(start + count, limit)))
+        start += count
+    return frozenset(out)
 
 
 # A progress counter quoted in the user's own words: "at 2 of 3000", "1/2000", "2 de 3000", "2 sur 3000".
@@ -368,6 +396,8 @@ def _features(text: str, stated: Stated, log: LogReading, families: int) -> froz
         out.add("log_other_process")
     if stated.largest_named and stated.largest_named >= 1024:
         out.add("big_bucket")
+    if stated.resolutions is not None and len(stated.resolutions) == 1:
+        out.add("one_bucket")
     if "?" in text or "\uff1f" in text:
         out.add("question")
     if stated.on_or_off:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from remedy.index.build import Index
+from remedy.understanding.extract import as_context_fields
 from remedy.understanding.matcher import outcome, understand
 
 
@@ -287,3 +288,212 @@ def test_a_question_about_switching_gc_off_states_no_state(index: Index, text: s
 )
 def test_gc_on_and_what_else_to_lower_is_the_still_oom_faq(index: Index, text: str, lang: str) -> None:
     assert understand(index.matcher, text, lang).ranked[0].id == "faq-still-oom-with-gc"
+
+
+# --- statements versus questions, wishes, proposals and comparisons (issue 10, class 2) -----------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("Should I turn off gradient checkpointing to speed it up?", "en"),
+     ("I'd like to turn GC off, training is way too slow", "en"),
+     ("Does enabling GC hurt quality?", "en"),
+     ("Does turning GC off improve likeness?", "en"),
+     ("¿Debería desactivar el gradient checkpointing para acelerar el entrenamiento?", "es"),
+     ("Me gustaría desactivar GC, el entrenamiento va muy lento", "es"),
+     ("¿Activar GC arreglaría mi OOM en el paso 3?", "es"),
+     ("Devo desligar o gradient checkpointing para acelerar o treino?", "pt"),
+     ("Ativar o GC piora a qualidade?", "pt"),
+     ("Devrais-je désactiver le gradient checkpointing pour accélérer l'entraînement ?", "fr"),
+     ("J'aimerais désactiver le GC, l'entraînement est trop lent", "fr"),
+     ("Sollte ich Gradient Checkpointing ausschalten, um das Training zu beschleunigen?", "de"),
+     ("Ich würde GC gern ausschalten, das Training ist zu langsam", "de"),
+     ("속도를 높이려면 gradient checkpointing을 꺼야 할까요?", "ko"),
+     ("학습이 너무 느려서 GC를 끄고 싶어요", "ko"),
+     ("GC를 켜면 품질이 나빠지나요?", "ko")],
+)
+def test_a_question_wish_or_proposal_about_gc_states_no_gc_value(index: Index, text: str, lang: str) -> None:
+    assert understand(index.matcher, text, lang).stated.gradient_checkpointing is None
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "state"),
+    [("GC is off, should I turn it back on?", "en", False),
+     ("GC ist an und das Training ist langsam, sollte ich es ausschalten?", "de", True),
+     ("GC를 켜 놨는데 학습이 느려요, 꺼야 할까요?", "ko", True),
+     ("what should I try next if checkpointing is already on and it still runs out of memory?", "en", True),
+     ("o que mais posso reduzir se o GC ja esta ativo?", "pt", True),
+     # the question is the last sentence; the state is told before it
+     ("GC is off. Why does disabling it make it OOM at step 2?", "en", False),
+     ("유튜브에서 gradient checkpointing 끄면 빠르다길래 false로 바꿨거든요. 근데 그 뒤로 스텝 2에서 OOM 떠요. "
+      "사진은 몇장이 적당한가요?", "ko", False)],
+)
+def test_a_state_told_beside_a_question_is_still_stated(index: Index, text: str, lang: str, state: bool) -> None:
+    assert understand(index.matcher, text, lang).stated.gradient_checkpointing is state
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "state"),
+    [("It was off, now GC is on and it still OOMs", "en", True),
+     ("I had GC on, switched it off to go faster, and now it OOMs at step 2", "en", False),
+     ("GC estaba desactivado, ahora lo activé y sigue dando OOM", "es", True),
+     ("Eu tinha GC ligado, desliguei para ir mais rápido e agora dá OOM no passo 2", "pt", False),
+     ("Le GC était désactivé, je l'ai activé et j'ai toujours un OOM", "fr", True),
+     ("GC war aus, jetzt ist es an und trotzdem OOM", "de", True),
+     ("GC를 켜 두었다가 빠르게 하려고 껐더니 스텝 2에서 OOM이 나요", "ko", False),
+     # a past marker after an unrelated word ("on step 3") still tells the state
+     ("crashed with OOM on step 3, gradient checkpointing was disabled", "en", False)],
+)
+def test_a_past_state_gives_way_to_the_one_told_after_it(index: Index, text: str, lang: str, state: bool) -> None:
+    assert understand(index.matcher, text, lang).stated.gradient_checkpointing is state
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("Is GC on slower than GC off?", "en"), ("¿Con GC activado va más lento que con GC desactivado?", "es"),
+     ("Com GC ligado fica mais lento do que com GC desligado?", "pt"),
+     ("Avec le GC activé, c'est plus lent qu'avec le GC désactivé ?", "fr"), ("Ist GC an langsamer als GC aus?", "de"),
+     ("GC 켜면 GC 끈 것보다 느린가요?", "ko")],
+)
+def test_a_comparison_of_on_and_off_asks_the_tradeoff(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert u.stated.gradient_checkpointing is None and "on_or_off" in u.features
+    assert u.ranked[0].id == "quick-answer"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("Should I start a first training run with GC off?", "en"),
+     ("¿Debería empezar un primer entrenamiento con GC desactivado?", "es"),
+     ("Devo começar um primeiro treino com GC desativado?", "pt"),
+     ("Dois-je lancer un premier entraînement avec le GC désactivé ?", "fr"),
+     ("Sollte ich ein erstes Training mit deaktiviertem GC starten?", "de"),
+     ("첫 학습을 GC 끈 상태로 시작해도 되나요?", "ko")],
+)
+def test_a_first_run_question_ranks_its_faq_above_every_symptom(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert u.ranked[0].id == "faq-first-run-gc-off" and u.stated.gradient_checkpointing is None
+
+
+def test_does_enabling_gc_hurt_quality_is_the_faq_not_a_state(index: Index) -> None:
+    u = understand(index.matcher, "Does enabling GC hurt quality?", "en")
+    assert u.ranked[0].id == "faq-gc-hurts-quality" and u.stated.gradient_checkpointing is None
+    assert "gc_on" not in u.features
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("Should I turn off gradient checkpointing to speed it up?", "en"),
+     ("I'm thinking of disabling gradient checkpointing, each step takes 8 seconds", "en"),
+     ("Lohnt es sich, GC zu deaktivieren, damit das Training schneller läuft?", "de"),
+     ("학습을 빠르게 하려고 GC를 끄는 게 나을까요?", "ko")],
+)
+def test_a_question_about_gc_off_for_speed_is_slow_training(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert next(s.id for s in u.ranked if s.kind == "symptom") == "slow-training"
+    assert "gc_off" not in u.features
+
+
+# --- facts free text used to miss (issue 10, class 6) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "sizes"),
+    [("Z-Image, resolution 1024, batch 2, GC off, OOM at step 2", "en", (1024,)),
+     ("OOM at step 3 training at 1024px with batch 1", "en", (1024,)),
+     ("OOM at step 2 training at 768", "en", (768,)),
+     ("Flux con bucket 1536, se queda sin VRAM en los primeros pasos", "es", (1536,)),
+     ("Z-Image, resolução 1024, batch 2, GC desligado, OOM no passo 2", "pt", (1024,)),
+     ("Z-Image, résolution 1024, batch 2, GC désactivé, OOM au step 2", "fr", (1024,)),
+     ("Z-Image, Auflösung 1024, Batch 2, GC aus, OOM bei Schritt 2", "de", (1024,)),
+     ("Qwen Image Edit, 1024er Bucket, Batch Size 2, GC aus", "de", (1024,)),
+     ("Z-Image, 해상도 1024, 배치 2, GC 꺼짐, 스텝 2에서 OOM", "ko", (1024,)),
+     ("Flux 버킷 1536, 처음 몇 스텝에서 VRAM 부족", "ko", (1536,)),
+     ("resoluton 1024, bacth 2, OOM at step 2", "en", (1024,)),  # a typo before the number keeps the number
+     ("resolutions 768 and 1024, batch 2, OOM at step 3", "en", (768, 1024))],
+)
+def test_a_single_resolution_is_the_bucket_list(index: Index, text: str, lang: str, sizes: tuple[int, ...]) -> None:
+    assert understand(index.matcher, text, lang).stated.resolutions == sizes
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("random OOM when the 1536 bucket comes up", "en"),
+     ("va bien un rato y derepente OOM, creo que cuando le toca el bucket de 1536", "es"),
+     ("GC is on, batch 1, but the 1024px previews with 30 sample steps blow past my VRAM", "en"),
+     ("1536 버킷이 나올 때 가끔 OOM", "ko")],
+)
+def test_one_bucket_among_several_or_a_preview_size_is_not_the_bucket_list(index: Index, text: str, lang: str) -> None:
+    assert understand(index.matcher, text, lang).stated.resolutions is None
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "count"),
+    [("Qwen Edit with 2 control images, OOM at step 2", "en", 2),
+     ("Qwen Image Edit Plus, three control images, batch 1, not enough memory", "en", 3),
+     ("Qwen Edit con 2 imágenes de control, OOM en el paso 2", "es", 2),
+     ("Qwen Edit com 2 imagens de controle, OOM no passo 2", "pt", 2),
+     ("Qwen Edit avec 2 images de contrôle, OOM au step 2", "fr", 2),
+     ("Qwen Edit mit 2 Kontrollbildern, OOM bei Schritt 2", "de", 2),
+     ("Qwen Image Edit Plus, 컨트롤 이미지 세 장, 배치 1, 메모리 부족", "ko", 3),
+     ("2 control images at 1024, OOM", "en", 2)],  # the resolution after them is no count
+)
+def test_control_images_are_read(index: Index, text: str, lang: str, count: int) -> None:
+    u = understand(index.matcher, text, lang)
+    assert u.stated.control_images == count and as_context_fields(u.stated)["control_images"] == count
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("crashed with CUDA out of memory around batch 361 of 1000", "en"),
+     ("after the OOM it keeps skipping batch 3", "en"),
+     ("the 12th batch always crashes with OOM", "en"),
+     ("Falló con CUDA out of memory alrededor del lote 361 de 1000", "es"),
+     ("El lote número 12 siempre da OOM", "es"),
+     ("Depois do OOM ele pula o batch 3", "pt"),
+     ("O 12º lote sempre dá OOM", "pt"),
+     ("Plantage CUDA out of memory vers le batch 361 sur 1000", "fr"),
+     ("Nach dem OOM überspringt er Batch 3", "de"),
+     ("1000개 중 361번째 배치쯤에서 CUDA out of memory로 멈췄어요", "ko"),
+     ("OOM 이후 배치 3을 건너뛰어요", "ko")],
+)
+def test_a_batch_position_is_not_a_batch_size(index: Index, text: str, lang: str) -> None:
+    assert understand(index.matcher, text, lang).stated.batch_size is None
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "batch"),
+    [("batch size 2, OOM at batch 450 of 2000", "en", 2), ("Batchgröße 2, OOM bei Batch 450 von 2000", "de", 2),
+     ("batch of 4 at 1024, OOM at step 2", "en", 4), ("배치 4에 1024로, 스텝 2에서 OOM", "ko", 4)],
+)
+def test_a_batch_size_beside_a_position_is_still_read(index: Index, text: str, lang: str, batch: int) -> None:
+    assert understand(index.matcher, text, lang).stated.batch_size == batch
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("OOM at 1024px", "en"), ("batch sizee 4 resolutoin 1024 OOM", "en"), ("Auflösung 1024, OOM", "de")],
+)
+def test_a_single_stated_resolution_is_no_bucket_spike(index: Index, text: str, lang: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "one_bucket" in u.features
+    assert next(s.id for s in u.ranked if s.kind == "symptom") != "oom-bucket-spike"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "step", "batch"),
+    [("bacth size 4 OOM at stpe 2", "en", 2, 4), ("bach size 4, OOM at step 2", "en", 2, 4),
+     ("tamaño de lotte 4, OOM en el pazo 2", "es", 2, 4), ("Batchgrösse 4, OOM bei Schrit 2", "de", 2, 4)],
+)
+def test_a_typo_in_the_word_before_a_number_keeps_the_number(
+    index: Index, text: str, lang: str, step: int, batch: int
+) -> None:
+    u = understand(index.matcher, text, lang)
+    assert (u.stated.step, u.stated.batch_size) == (step, batch)
+
+
+def test_the_dev_of_flux_dev_is_no_advice_question(index: Index) -> None:
+    # Portuguese "devo" stems to "dev": listed alone it made every "flux dev" a "should I" question.
+    u = understand(index.matcher, "flux dev 로라 gradient checkpointing 꺼놨더니 3스텝에서 터짐", "ko")
+    assert "should" not in u.concepts and "asks" not in u.concepts
+    assert u.ranked[0].id == "oom-early-steps" and u.stated.gradient_checkpointing is False
