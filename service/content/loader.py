@@ -20,6 +20,7 @@ from .models import (
     Guide,
     GuideText,
     Intents,
+    LanguageProfile,
     Languages,
     LanguageText,
     Rules,
@@ -127,10 +128,14 @@ def load_content(root: Path) -> Content:
     intents = reader.model("structure/intents.yaml", _adapter(Intents))
 
     texts: dict[str, LanguageText] = {}
+    profiles: dict[str, LanguageProfile] = {}
     for lang in languages.supported if languages else ():
         text = _load_language(reader, lang, [g.id for g in guides if g])
         if text is not None:
             texts[lang] = text
+        profile = reader.model(f"text/{lang}/profile.yaml", _adapter(LanguageProfile)) if text is not None else None
+        if profile is not None:
+            profiles[lang] = profile
 
     if reader.problems:
         raise ContentProblems(reader.problems)
@@ -151,6 +156,7 @@ def load_content(root: Path) -> Content:
         signals=signals,
         intents=intents,
         texts=texts,
+        profiles=profiles,
     )
 
 

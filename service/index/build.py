@@ -26,6 +26,7 @@ from ..content.models import (
 )
 from ..content.problems import ContentProblems, Problem
 from ..understanding.matcher import Matcher, build_matcher
+from ..understanding.profiles import profile_problems
 from .conditions import ConditionError, Predicate, compile_condition, condition_fields
 from .patches import BUILDERS, VALUE_BUILDERS, Builder, ValueBuilder
 
@@ -165,6 +166,7 @@ def build_index(content: Content) -> Index:
         if field not in CONTEXT_FIELDS:
             problems.append(Problem("structure/rules.yaml", f"needs.{i}", "unknown-field",
                                     f"the context has no field {field!r}"))
+    problems.extend(profile_problems(content))
     if problems:
         raise ContentProblems(problems)
 

@@ -17,6 +17,7 @@ from .analysis import Analyzer, Bounded, Token, normalize, split_tokens
 from .extract import BUCKET_SIZES, Stated, stated_context
 from .lexicon import Aliases, Hit, Lexicon
 from .logs import LogReading, looks_like_log, read_log
+from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 
 MAX_QUERY_TOKENS = 160
 MAX_PROSE_LINES = 8
@@ -83,6 +84,7 @@ class Matcher:
     default_idf: float
     weights_by_name: dict[str, tuple[tuple[int, float], ...]]
     open_targets: tuple[int, ...]  # targets with no requirement: candidates for every in-domain query
+    counter: re.Pattern[str]  # a progress counter in the user's words, from every language's counter words
     requirers: dict[str, tuple[int, ...]]  # name -> targets that require it
     # word -> (its weight, the targets whose texts hold it): bounded, cleared when full.
     word_cache: Bounded = field(default_factory=lambda: Bounded(WORD_CACHE_SIZE))
@@ -93,24 +95,32 @@ class Matcher:
 def build_matcher(content: Content) -> Matcher:
     """Compile vocabularies, aliases, intents and the targets' own texts into lookup tables."""
     texts = content.texts
+    profiles = compile_profiles(content)
     known: dict[str, set[str]] = {}
     korean: set[str] = set()
     for lang, text in texts.items():
         words = known.setdefault(lang, set())
         for phrase in _all_text(text):
             words.update(split_tokens(normalize(phrase)))
-        words.update(normalize(w) for w in text.vocabulary.numbers)
-    for phrases in texts["ko"].vocabulary.concepts.values() if "ko" in texts else ():
-        for phrase in phrases:
-            korean.update(t for t in split_tokens(normalize(phrase)) if not t.isascii())
+        for number in content.profiles[lang].numbers:
+            if not number.isascii():
+                words.update(split_tokens(normalize(number)))
+            words.add(normalize(number))
+    for profile in profiles:
+        # A language written without spaces is split at its known words.
+        for phrases in texts[profile.lang].vocabulary.concepts.values() if profile.split_known else ():
+            for phrase in phrases:
+                korean.update(t for t in split_tokens(normalize(phrase)) if not t.isascii())
     vocab_words = {lang: {w for ps in t.vocabulary.concepts.values() for p in ps for w in split_tokens(normalize(p))}
                    for lang, t in texts.items()}
     analyzer = Analyzer(
+        profiles=profiles,
+        ordinal=ordinal_pattern(content),
         known_words=known,
         korean_words=korean,
-        number_words={lang: {normalize(k): v for k, v in t.vocabulary.numbers.items()} for lang, t in texts.items()},
         fuzzy_words=vocab_words,
         names={w for f in content.families for alias in f.aliases for w in split_tokens(normalize(alias))},
+        lingua_franca=content.languages.default,
     )
     lexicon = Lexicon(analyzer, {lang: t.vocabulary.concepts for lang, t in texts.items()})
     aliases = Aliases({f.id: f.aliases for f in content.families})
@@ -134,6 +144,7 @@ def build_matcher(content: Content) -> Matcher:
         default_idf=default_idf,
         weights_by_name={k: tuple(v) for k, v in by_name.items()},
         open_targets=tuple(i for i, t in enumerate(targets) if not (t.require or t.groups)),
+        counter=counter_pattern(content),
         requirers=_requirers(targets),
     )
 
@@ -233,7 +244,7 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
             step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang), False).step
         stated = replace(stated, step=step)
     if stated.step is None:
-        stated = replace(stated, step=counter_step(prose))
+        stated = replace(stated, step=counter_step(prose, matcher.counter))
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)
     features = _features(text, stated, log, families)
@@ -260,19 +271,15 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
     )
 
 
-# A progress counter quoted in the user's own words: "at 2 of 3000", "1/2000", "2 de 3000", "2 sur 3000".
-_COUNTER = re.compile(
-    r"(?<![\d.,/])(\d{1,7})\s*(?:/|\bof\b|\bde\b|\bsur\b|\bvon\b)\s*(\d{3,7})(?!\d|[.,/]\d)", re.IGNORECASE
-)
+def counter_step(text: str, counter: re.Pattern[str]) -> int | None:
+    r"""The step of the first progress counter in the text (a total of 100 or more; not a pair of bucket sizes).
+    `counter` is `Matcher.counter` (`profiles.counter_pattern`: "at 2 of 3000", "1/2000", "2 sur 3000").
 
-
-def counter_step(text: str) -> int | None:
-    """The step of the first progress counter in the text (a total of 100 or more; not a pair of bucket sizes).
-
-    >>> counter_step("it crashes at 2 of 3000"), counter_step("buckets 512/768"), counter_step("batch 4")
+    >>> c = re.compile(r"(\d{1,7})\s*(?:/|\bof\b)\s*(\d{3,7})")
+    >>> counter_step("it crashes at 2 of 3000", c), counter_step("buckets 512/768", c), counter_step("batch 4", c)
     (2, None, None)
     """
-    for m in _COUNTER.finditer(text):
+    for m in counter.finditer(text):
         step, total = int(m.group(1)), int(m.group(2))
         if total >= 100 and step <= total and not (step in BUCKET_SIZES and total in BUCKET_SIZES):
             return step

@@ -150,6 +150,11 @@ def unknown_field(root: Path) -> set[str]:
     return {f"{i}.applies.batchsize"}
 
 
+def unknown_stemmer(root: Path) -> set[str]:
+    edit_text(root, "text/fr/profile.yaml", "stemmer: french", "stemmer: frankish")
+    return {"stemmer"}
+
+
 @dataclass(frozen=True)
 class Case:
     id: str
@@ -166,6 +171,7 @@ CASES = [
     Case("duplicate-id", "duplicate-id", "structure/steps.yaml", duplicate_step),
     Case("dangling-reference", "dangling-reference", "structure/steps.yaml", unknown_section),
     Case("dangling-reference-builder", "dangling-reference", "structure/steps.yaml", unknown_builder),
+    Case("dangling-reference-stemmer", "dangling-reference", "text/fr/profile.yaml", unknown_stemmer),
     Case("missing-text", "missing-text", "text/es/steps.yaml", drop_step_text),
     Case("extra-text", "extra-text", "text/ko/symptoms.yaml", add_unknown_symptom),
     Case("list-length", "list-length", "text/fr/guides/gradient-checkpointing-oom.yaml", add_list_item),
