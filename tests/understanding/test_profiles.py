@@ -7,7 +7,6 @@ few Italian words in its vocabulary, and builds the index from it as start-up do
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 import yaml
