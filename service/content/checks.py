@@ -12,7 +12,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .context import MATCH_FEATURES
 from .models import Content, FaqText, LanguageText, ListBlock, SectionText, TableBlock, TableText
 from .problems import Problem
 
@@ -127,7 +126,7 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     f = "structure/intents.yaml"
     targets = {"symptom": symptoms, "faq": faq_ids, "section": sections, "step": steps}
     implied = {imp.then for imp in content.intents.implies}
-    names = set(content.concepts) | set(MATCH_FEATURES) | implied
+    names = set(content.concepts) | set(content.features) | implied
     for tid, intent in content.intents.targets.items():
         yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)
         refs = [*intent.require, *(c for g in intent.require_any for c in g), *intent.forbid, *intent.weights]

@@ -57,20 +57,3 @@ DERIVED_FIELDS: dict[str, str] = {
     "sample_frames": "sample_width",
     "sample_count": "sample_every",
 }
-
-# Facts about a query, besides its concepts, that intents may weigh (computed by the matcher).
-MATCH_FEATURES: tuple[str, ...] = (
-    "gc_on",  # the text says gradient checkpointing is on
-    "gc_off",  # ... is off
-    "early_step",  # it failed at a step number of 10 or less
-    "late_step",  # it failed at a later step
-    "log_training",  # a pasted log shows training progress (a step count)
-    "log_gpu_oom",  # a pasted log shows a GPU out-of-memory
-    "log_sampling",  # ... while generating samples
-    "log_baseline",  # ... the baseline samples before training
-    "log_other_process",  # ... with another process holding VRAM
-    "big_bucket",  # a resolution of 1024 or more is named
-    "question",  # the text asks a question
-    "on_or_off",  # ... whether something should be on or off ("on or off?", "an oder aus")
-    "two_families",  # it names two model families or more (a comparison: "Qwen Edit or Flux?")
-)

@@ -124,6 +124,7 @@ def load_content(root: Path) -> Content:
     rules = reader.model("structure/rules.yaml", _adapter(Rules))
     findings = reader.model("structure/findings.yaml", _adapter(tuple[FindingRule, ...]))
     concepts = reader.model("structure/concepts.yaml", _adapter(dict[str, str]))
+    features = reader.model("structure/features.yaml", _adapter(dict[str, str]))
     signals = reader.model("structure/signals.yaml", _adapter(dict[str, str]))
     intents = reader.model("structure/intents.yaml", _adapter(Intents))
 
@@ -140,7 +141,7 @@ def load_content(root: Path) -> Content:
     if reader.problems:
         raise ContentProblems(reader.problems)
     assert languages and faq is not None and symptoms is not None and steps is not None
-    assert families is not None and rules is not None and concepts is not None
+    assert families is not None and rules is not None and concepts is not None and features is not None
     assert signals is not None and intents is not None and findings is not None
     return Content(
         revision=revision_of(root),
@@ -153,6 +154,7 @@ def load_content(root: Path) -> Content:
         rules=rules,
         findings=findings,
         concepts=concepts,
+        features=features,
         signals=signals,
         intents=intents,
         texts=texts,

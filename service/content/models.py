@@ -308,6 +308,7 @@ class Content(Frozen):
     rules: Rules
     findings: tuple[FindingRule, ...]
     concepts: dict[Key, Text]
+    features: dict[Key, Text]
     signals: dict[Id, Text]
     intents: Intents
     texts: dict[Key, LanguageText]

@@ -14,6 +14,7 @@ Codes (each has a failing fixture in tests/content/):
   placeholder-mismatch  a translation's {placeholders} differ from English
   unknown-operator      a rule condition uses an operator that is not registered
   unknown-field         a rule condition tests a field the context does not have
+  id-mismatch           an id the code reads or emits (concept, feature, signal, intent) is not the YAML's
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from ..content.models import (
     Symptom,
 )
 from ..content.problems import ContentProblems, Problem
+from ..understanding.ids import id_problems
 from ..understanding.matcher import Matcher, build_matcher
 from ..understanding.profiles import profile_problems
 from .conditions import ConditionError, Predicate, compile_condition, condition_fields
@@ -167,6 +168,7 @@ def build_index(content: Content) -> Index:
             problems.append(Problem("structure/rules.yaml", f"needs.{i}", "unknown-field",
                                     f"the context has no field {field!r}"))
     problems.extend(profile_problems(content))
+    problems.extend(id_problems(content))
     if problems:
         raise ContentProblems(problems)
 

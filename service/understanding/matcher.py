@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from ..content.models import Avoided, Content, Intent
 from .analysis import Analyzer, Bounded, Token, normalize, split_tokens
 from .extract import BUCKET_SIZES, Stated, stated_context
+from .features import FeatureInput, features_of
 from .lexicon import Aliases, Hit, Lexicon
 from .logs import LogReading, looks_like_log, read_log
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
@@ -354,34 +355,8 @@ def _is_log_line(line: str) -> bool:
 
 
 def _features(text: str, stated: Stated, log: LogReading, families: int) -> frozenset[str]:
-    """The MATCH_FEATURES a text has; `families` is how many model families it names."""
-    out = set()
-    if stated.gradient_checkpointing is True:
-        out.add("gc_on")
-    elif stated.gradient_checkpointing is False:
-        out.add("gc_off")
-    if stated.step is not None:
-        out.add("early_step" if stated.step <= 10 else "late_step")
-    if log.gpu_oom:
-        out.add("log_gpu_oom")
-    if log.step is not None:
-        out.add("log_training")
-    ids = {s.id for s in log.signals}
-    if "sampling" in ids and log.phase == "sampling":
-        out.add("log_sampling")
-        if any(s.id == "sampling" and s.data.get("baseline") for s in log.signals):
-            out.add("log_baseline")
-    if "other-process-vram" in ids:
-        out.add("log_other_process")
-    if stated.largest_named and stated.largest_named >= 1024:
-        out.add("big_bucket")
-    if "?" in text or "\uff1f" in text:
-        out.add("question")
-    if stated.on_or_off:
-        out.add("on_or_off")
-    if families > 1:
-        out.add("two_families")
-    return frozenset(out)
+    """The match features a text has (`features.FEATURES`); `families` is how many model families it names."""
+    return features_of(FeatureInput(text, stated, log, families, frozenset(s.id for s in log.signals)))
 
 
 def _phase(concepts: set[str], log: LogReading) -> str | None:
