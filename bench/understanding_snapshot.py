@@ -57,10 +57,11 @@ def snapshot() -> dict[str, Any]:
     from service.settings import Settings
     from service.understanding.matcher import understand
 
-    matcher = load_runtime(Settings()).index.matcher
+    runtime = load_runtime(Settings())
+    matcher = runtime.index.matcher
     out: dict[str, Any] = {}
     for key, lang, text in _queries():
-        u = understand(matcher, text, lang)
+        u = understand(matcher, text, lang, runtime.caches)
         out[key] = {
             "q": text[:120],
             "lang": u.lang,

@@ -21,6 +21,7 @@ from .jobconfig.yamltext import load_yaml_text
 from .rendering.check import render_check
 from .rendering.diagnosis import render_plan, render_related, render_risk
 from .rendering.views import render_search_hit
+from .understanding.caches import NO_CACHE, Caches
 from .understanding.extract import as_context_fields
 from .understanding.matcher import Scored, Understanding, outcome, understand
 
@@ -141,13 +142,14 @@ def answer_diagnosis(
     config: dict[str, Any] | None = None,
     config_yaml: str | None = None,
     thresholds: Thresholds = Thresholds(),
+    caches: Caches = NO_CACHE,
 ) -> dict[str, Any]:
-    """The `POST /v1/diagnose` answer."""
+    """The `POST /v1/diagnose` answer (`caches`: the runtime's memo tables of free-text understanding)."""
     view = read_config(index, config, config_yaml)
     if not symptom and not (query and query.strip()) and view is None:
         raise MissingInput()
     lang = neg.lang
-    u = understand(index.matcher, query, lang) if query and query.strip() else None
+    u = understand(index.matcher, query, lang, caches) if query and query.strip() else None
     explicit = context.model_dump(exclude_none=True) if context else None
     from_config = view.context.model_dump(exclude_none=True) if view else None
     merged = _merge(_text_context(u) if u else None, from_config, explicit)
@@ -192,10 +194,10 @@ def answer_diagnosis(
 
 def answer_search(
     index: Index, catalogs: Catalogs, neg: Negotiated, query: str, limit: int,
-    thresholds: Thresholds = Thresholds(),
+    thresholds: Thresholds = Thresholds(), caches: Caches = NO_CACHE,
 ) -> dict[str, Any]:
     """The `GET /v1/search` answer: symptoms, FAQ entries, sections and steps, best first."""
-    u = understand(index.matcher, query, neg.lang)
+    u = understand(index.matcher, query, neg.lang, caches)
     ranked = list(u.ranked)
     best = ranked[0].score if ranked else 0.0
     second = ranked[1].score if len(ranked) > 1 else 0.0

@@ -1,7 +1,8 @@
 """Text analysis shared by queries and knowledge: tokens, stems, Hangul, numbers, typos.
 
 Everything language-specific comes from data: each language's profile (`knowledge/text/<lang>/profile.yaml`,
-compiled by `profiles`) and vocabulary. An `Analyzer` is built once at start-up and is read-only after.
+compiled by `profiles`) and vocabulary. An `Analyzer` is built once at start-up and is read-only after: what it
+remembers between calls lives in the `caches.Caches` the caller passes (the runtime's; none by default).
 
 >>> normalize("Désactivé ÉTAPE  Größe")
 'desactive etape grosse'
@@ -17,27 +18,11 @@ from dataclasses import dataclass
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
+from .caches import NO_CACHE, Caches
 from .normalize import fold, is_hangul, normalize, split_tokens
 from .profiles import Profile
 
-__all__ = ["Analyzer", "Bounded", "Token", "fold", "is_hangul", "normalize", "split_tokens"]
-
-FORMS_CACHE_SIZE = 20_000  # words; cleared when full, so memory stays bounded under any traffic
-STEM_CACHE_SIZE = 50_000  # (language, word) pairs
-
-
-class Bounded(dict):  # type: ignore[type-arg]
-    """A cache that is cleared when full, so memory stays bounded under any traffic (reads are plain `get`)."""
-
-    def __init__(self, size: int = FORMS_CACHE_SIZE) -> None:
-        super().__init__()
-        self.size = size
-
-    def put(self, key: object, value: object) -> None:
-        if len(self) >= self.size:
-            self.clear()
-        self[key] = value
-
+__all__ = ["Analyzer", "Token", "fold", "is_hangul", "normalize", "split_tokens"]
 
 @dataclass(frozen=True, slots=True)
 class Token:
@@ -68,6 +53,7 @@ class Analyzer:
         fuzzy_words: Mapping[str, Iterable[str]],
         names: Iterable[str] = (),
         lingua_franca: str = "en",
+        caches: Caches = NO_CACHE,
     ) -> None:
         self.profiles = {p.lang: p for p in profiles}
         self.streams: tuple[str, ...] = tuple(p.lang for p in profiles)
@@ -90,9 +76,8 @@ class Analyzer:
         self._korean_max = max((len(w) for w in self.korean_words), default=0)
         # Stems of each language's known words: an unknown word with a known stem is an inflection
         # (`entrene` of `entrenar`), not a typo to correct into some other language's word.
-        self._stem_cache = Bounded(STEM_CACHE_SIZE)  # (language, word) -> stem
         self._known_stems = {
-            lang: frozenset(self.stem(lang, w) for w in words)
+            lang: frozenset(self.stem(lang, w, caches) for w in words)
             for lang, words in self.known.items() if self.profiles[lang].stemmer is not None
         }
         self.numbers = {p.lang: p.numbers for p in profiles}
@@ -110,20 +95,16 @@ class Analyzer:
                 if len(word) >= 5 and word.isalpha() and not is_hangul(word):
                     buckets.setdefault((word[0], len(word)), []).append(word)
             self._fuzzy[target] = {k: tuple(v) for k, v in buckets.items()}
-        self._forms_cache = Bounded()  # word -> its form in every stream
-        self._word_tokens = Bounded()  # (word as written, language) -> its tokens (split, corrected)
-        self._token_cache = Bounded()  # (word, language) -> Token
-        self._correct_cache = Bounded()  # (word, language) -> the word corrected
 
     # --- words -------------------------------------------------------------------------------------
 
-    def stem(self, lang: str, word: str) -> str:
+    def stem(self, lang: str, word: str, c: Caches = NO_CACHE) -> str:
         """The stem of an already normalized word in a language (start-up stems the same words many times)."""
         key = (lang, word)
-        cached = self._stem_cache.get(key)
+        cached = c.stems.get(key)
         if cached is None:
             cached = self.profiles[lang].stem(word)
-            self._stem_cache.put(key, cached)
+            c.stems.put(key, cached)
         return cached
 
     def strip_korean(self, token: str) -> str:
@@ -137,26 +118,26 @@ class Analyzer:
                 return token[:k]
         return self.strip_korean(token)
 
-    def correct(self, word: str, lang: str | None = None) -> str:
+    def correct(self, word: str, lang: str | None = None, c: Caches = NO_CACHE) -> str:
         """Typo tolerance for words only (never numbers or config keys): the nearest vocabulary word. A word
         that is an inflection of a known word (`entrene` of `entrenar`) is only corrected to a word of the same
         stem (`memori` -> `memory`), never to another word (`entrene` -> `entree`)."""
         known = self._uncorrected.get(lang, self.all_known) if lang else self.all_known
         if len(word) < 5 or not word.isalpha() or word in known or word in self.names or is_hangul(word):
             return word
-        cached = self._correct_cache.get((word, lang))
+        cached = c.corrections.get((word, lang))
         if cached is None:
             cached = self._nearest(word, lang)
-            if cached != word and self._inflection(word) and not self._same_stem(word, cached):
+            if cached != word and self._inflection(word, c) and not self._same_stem(word, cached, c):
                 cached = word
-            self._correct_cache.put((word, lang), cached)
+            c.corrections.put((word, lang), cached)
         return cached
 
-    def _inflection(self, word: str) -> bool:
-        return any(self.stem(lang, word) in stems for lang, stems in self._known_stems.items())
+    def _inflection(self, word: str, c: Caches = NO_CACHE) -> bool:
+        return any(self.stem(lang, word, c) in stems for lang, stems in self._known_stems.items())
 
-    def _same_stem(self, word: str, other: str) -> bool:
-        return any(self.stem(p.lang, word) == self.stem(p.lang, other) for p in self._stemmed)
+    def _same_stem(self, word: str, other: str, c: Caches = NO_CACHE) -> bool:
+        return any(self.stem(p.lang, word, c) == self.stem(p.lang, other, c) for p in self._stemmed)
 
     def _nearest(self, word: str, lang: str | None = None) -> str:
         limit = 1 if len(word) < 9 else 2
@@ -189,9 +170,9 @@ class Analyzer:
                 i += 1
         return pieces
 
-    def split_compound(self, word: str) -> list[str]:
+    def split_compound(self, word: str, c: Caches = NO_CACHE) -> list[str]:
         """German-style compounds of two known words (`speicherfehler` -> `speicher`, `fehler`)."""
-        if len(word) < 8 or not word.isalpha() or word in self.all_known or self._inflection(word):
+        if len(word) < 8 or not word.isalpha() or word in self.all_known or self._inflection(word, c):
             return [word]  # `checkpoints` (of `checkpointing`) is no `check` + `points`
         for i in range(len(word) - 3, 3, -1):
             head, tail = word[:i], word[i:]
@@ -222,7 +203,8 @@ class Analyzer:
     # --- tokens ------------------------------------------------------------------------------------
 
     def tokens(
-        self, text: str, hint: str | None = None, fix_typos: bool = True, lead: str | None = None
+        self, text: str, hint: str | None = None, fix_typos: bool = True, lead: str | None = None,
+        c: Caches = NO_CACHE,
     ) -> tuple[str | None, list[Token]]:
         """The query's language and its tokens.
 
@@ -234,42 +216,42 @@ class Analyzer:
         # The language comes from the words as written: corrections are made towards it.
         lang = self.detect_language(split_tokens(normalize(lead)) if lead else raws, hint)
         if not fix_typos:
-            return lang, [self._cached_token(word, lang) for word in raws]
+            return lang, [self._cached_token(word, lang, c) for word in raws]
         # A word as written and the language -> its tokens (corrected, split): one lookup per word.
-        cache = self._word_tokens
+        cache = c.word_tokens
         out: list[Token] = []
         for raw in raws:
             tokens = cache.get((raw, lang))
             if tokens is None:
-                parts = self.split_korean(raw) if is_hangul(raw) else self.split_compound(raw)
-                tokens = tuple(self._cached_token(self.correct(part, lang), lang) for part in parts)
+                parts = self.split_korean(raw) if is_hangul(raw) else self.split_compound(raw, c)
+                tokens = tuple(self._cached_token(self.correct(part, lang, c), lang, c) for part in parts)
                 cache.put((raw, lang), tokens)
             out.extend(tokens)
         return lang, out
 
-    def _cached_token(self, word: str, lang: str | None) -> Token:
-        token = self._token_cache.get((word, lang))
+    def _cached_token(self, word: str, lang: str | None, c: Caches = NO_CACHE) -> Token:
+        token = c.tokens.get((word, lang))
         if token is None:
             profile = self.profiles.get(lang or "")
             native = word in self.known.get(lang or "", frozenset()) and (
                 profile is None or not profile.hangul or is_hangul(word)
             )
-            token = self._token(word, self.numbers.get(lang or "", {}), native)
-            self._token_cache.put((word, lang), token)
+            token = self._token(word, self.numbers.get(lang or "", {}), native, c)
+            c.tokens.put((word, lang), token)
         return token
 
-    def _forms(self, word: str) -> tuple[str, ...]:
-        """A word's form in every stream (bounded cache: the vocabulary of real queries is small)."""
-        cached = self._forms_cache.get(word)
+    def _forms(self, word: str, c: Caches = NO_CACHE) -> tuple[str, ...]:
+        """A word's form in every stream (the vocabulary of real queries is small: remembered)."""
+        cached = c.forms.get(word)
         if cached is None:
             if is_hangul(word):
                 cached = (self.korean_form(word),) * len(self.streams)
             else:
-                cached = tuple(self.stem(lang, word) for lang in self.streams)
-            self._forms_cache.put(word, cached)
+                cached = tuple(self.stem(lang, word, c) for lang in self.streams)
+            c.forms.put(word, cached)
         return cached
 
-    def _token(self, word: str, numbers: Mapping[str, int], native: bool = False) -> Token:
+    def _token(self, word: str, numbers: Mapping[str, int], native: bool = False, c: Caches = NO_CACHE) -> Token:
         number: int | None = None
         if word.isdigit() and len(word) <= 9:
             number = int(word)
@@ -279,13 +261,13 @@ class Analyzer:
                 number = int(ordinal.group(1))
             elif word in numbers:
                 number = numbers[word]
-        return Token(word, self._forms(word), number, is_hangul(word), native)
+        return Token(word, self._forms(word, c), number, is_hangul(word), native)
 
-    def phrase_forms(self, lang: str, phrase: str) -> tuple[str, ...]:
+    def phrase_forms(self, lang: str, phrase: str, c: Caches = NO_CACHE) -> tuple[str, ...]:
         """A vocabulary phrase of `lang` as the forms its own stream gives (no typo correction): the form a
         query token gets in that stream (`_forms`), computed for that stream only."""
         return tuple(
-            self.korean_form(w) if is_hangul(w) else self.stem(lang, w)
+            self.korean_form(w) if is_hangul(w) else self.stem(lang, w, c)
             for w in split_tokens(normalize(phrase))
         )
 

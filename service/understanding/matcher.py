@@ -1,7 +1,8 @@
 """Free text -> concepts, stated context, log facts, and ranked targets with an honest outcome.
 
 `build_matcher` compiles the content once (index layer); `understand` and `rank` are pure functions of the
-matcher and the text (engine layer): same text, same knowledge, same answer.
+matcher and the text (engine layer): same text, same knowledge, same answer. What they remember between calls
+is in the `caches.Caches` the runtime passes (memo tables only).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from ..content.models import Avoided, Content, Intent
-from .analysis import Analyzer, Bounded, Token, normalize, split_tokens
+from .analysis import Analyzer, Token, normalize, split_tokens
+from .caches import BUILD_CACHE_BYTES, NO_CACHE, Caches
 from .extract import BUCKET_SIZES, Stated, stated_context
 from .features import FeatureInput, features_of
 from .lexicon import Aliases, Hit, Lexicon
@@ -28,8 +30,6 @@ MAX_PROSE_LINES = 8
 _LOG_WORDS = ("%|", "traceback", 'file "', "error", "exception", "torch.", "cuda")
 _LOG_SHAPE = re.compile(r"\|.*\||^\s+at |\b[gmk]i?b\b|^\s*[#\[]|\d\d:\d\d|\bline \d")
 SIMILARITY_WEIGHT = 2.5
-WORD_CACHE_SIZE = 20_000
-RANK_CACHE_SIZE = 4_096
 DENSE_TARGETS = 128  # up to this many targets similarity sums into a list (cheaper); a dict past it (sparse)
 
 
@@ -87,16 +87,13 @@ class Matcher:
     open_targets: tuple[int, ...]  # targets with no requirement: candidates for every in-domain query
     counter: re.Pattern[str]  # a progress counter in the user's words, from every language's counter words
     requirers: dict[str, tuple[int, ...]]  # name -> targets that require it
-    # word -> (its weight, the targets whose texts hold it): bounded, cleared when full.
-    word_cache: Bounded = field(default_factory=lambda: Bounded(WORD_CACHE_SIZE))
-    # names present -> the targets they make candidates (a target's similarity only adds to its score): bounded.
-    rank_cache: Bounded = field(default_factory=lambda: Bounded(RANK_CACHE_SIZE))
 
 
 def build_matcher(content: Content) -> Matcher:
     """Compile vocabularies, aliases, intents and the targets' own texts into lookup tables."""
     texts = content.texts
     profiles = compile_profiles(content)
+    build = Caches(BUILD_CACHE_BYTES, 0)  # start-up stems the same words many times; dropped once built
     known: dict[str, set[str]] = {}
     korean: set[str] = set()
     for lang, text in texts.items():
@@ -122,11 +119,12 @@ def build_matcher(content: Content) -> Matcher:
         fuzzy_words=vocab_words,
         names={w for f in content.families for alias in f.aliases for w in split_tokens(normalize(alias))},
         lingua_franca=content.languages.default,
+        caches=build,
     )
-    lexicon = Lexicon(analyzer, {lang: t.vocabulary.concepts for lang, t in texts.items()})
+    lexicon = Lexicon(analyzer, {lang: t.vocabulary.concepts for lang, t in texts.items()}, build)
     aliases = Aliases({f.id: f.aliases for f in content.families})
     targets = tuple(Target.of(tid, intent) for tid, intent in content.intents.targets.items())
-    postings, default_idf = _postings(analyzer, content, targets)
+    postings, default_idf = _postings(analyzer, content, targets, build)
     by_name: dict[str, list[tuple[int, float]]] = {}
     for i, target in enumerate(targets):
         for name, weight in target.weights:
@@ -193,7 +191,7 @@ def _target_texts(content: Content, tid: str, kind: str) -> Iterable[tuple[str, 
 
 
 def _postings(
-    analyzer: Analyzer, content: Content, targets: tuple[Target, ...]
+    analyzer: Analyzer, content: Content, targets: tuple[Target, ...], c: Caches
 ) -> tuple[dict[tuple[int, str], tuple[tuple[int, float], ...]], float]:
     """Inverted index (stream, form) -> targets, weighted by inverse target frequency."""
     docs: list[set[tuple[int, str]]] = []
@@ -201,7 +199,7 @@ def _postings(
         terms: set[tuple[int, str]] = set()
         for lang, phrase in _target_texts(content, target.id, target.intent.kind):
             stream = analyzer.stream_of(lang)
-            for tok in analyzer.tokens(phrase, lang, fix_typos=False)[1]:
+            for tok in analyzer.tokens(phrase, lang, fix_typos=False, c=c)[1]:
                 if tok.number is None:
                     terms.add((stream, tok.forms[stream]))
         docs.append(terms)
@@ -221,16 +219,17 @@ def _postings(
 # --- understanding ---------------------------------------------------------------------------------
 
 
-def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understanding:
-    """Analyse a query or log; rank every target whose intent accepts it."""
+def understand(matcher: Matcher, text: str, hint: str | None = None, caches: Caches = NO_CACHE) -> Understanding:
+    """Analyse a query or log; rank every target whose intent accepts it (`caches`: the runtime's memo tables)."""
     log = read_log(text)
     log_like = bool(log.signals) or looks_like_log(text)
     # A pasted log is mostly English whatever the user speaks: take the language from the first line.
     lead = text.strip().split("\n", 1)[0] if log_like else None
     prose = prose_of(text) if log_like else text
-    lang, tokens = matcher.analyzer.tokens(prose, hint, lead=lead)
+    lang, tokens = matcher.analyzer.tokens(prose, hint, lead=lead, c=caches)
     tokens = tokens[:MAX_QUERY_TOKENS]
-    hits = _unavoided(matcher.avoided, tokens, _outside_phrases(matcher, matcher.lexicon.spot(tokens, lang)))
+    spotted = matcher.lexicon.spot(tokens, lang, caches)
+    hits = _unavoided(matcher.avoided, tokens, _outside_phrases(matcher, spotted))
     concepts = {h.concept for h in hits}
     for needed, then in matcher.implies:
         if needed <= concepts:
@@ -241,8 +240,8 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
         # bars, else what the user's own first line says.
         step = log.step
         if step is None:
-            _, lead_tokens = matcher.analyzer.tokens(lead, lang)
-            step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang), False).step
+            _, lead_tokens = matcher.analyzer.tokens(lead, lang, c=caches)
+            step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang, caches), False).step
         stated = replace(stated, step=step)
     if stated.step is None:
         stated = replace(stated, step=counter_step(prose, matcher.counter))
@@ -257,7 +256,7 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
         and not present.isdisjoint(matcher.domain)
         and all(present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in matcher.outside)
     )
-    ranked = _rank(matcher, present, _similarity(matcher, tokens)) if in_domain else ()
+    ranked = _rank(matcher, present, _similarity(matcher, tokens, caches), caches) if in_domain else ()
     return Understanding(
         lang=lang,
         concepts=frozenset(concepts),
@@ -371,17 +370,17 @@ def _phase(concepts: set[str], log: LogReading) -> str | None:
     return None
 
 
-def _similarity(matcher: Matcher, tokens: list[Token]) -> dict[int, float]:
+def _similarity(matcher: Matcher, tokens: list[Token], caches: Caches = NO_CACHE) -> dict[int, float]:
     """Share of the query's (idf-weighted) words found in each target's own texts."""
     dense = len(matcher.targets) <= DENSE_TARGETS  # a list: one indexed add per posting; a dict past that
     gained: list[float] | dict[int, float] = [0.0] * len(matcher.targets) if dense else {}
     total = 0.0
-    cache = matcher.word_cache
+    cache = caches.postings
     for tok in tokens[:40]:
         if tok.number is not None:
             continue
         cached = cache.get(tok.text)
-        weight, found = cached if cached is not None else _word_postings(matcher, tok)
+        weight, found = cached if cached is not None else _word_postings(matcher, tok, caches)
         total += weight
         if isinstance(gained, list):
             for target, idf in found:
@@ -395,7 +394,7 @@ def _similarity(matcher: Matcher, tokens: list[Token]) -> dict[int, float]:
     return {t: g / total for t, g in pairs if g}
 
 
-def _word_postings(matcher: Matcher, tok: Token) -> tuple[float, tuple[tuple[int, float], ...]]:
+def _word_postings(matcher: Matcher, tok: Token, caches: Caches) -> tuple[float, tuple[tuple[int, float], ...]]:
     """A word's weight and the targets whose texts hold it; `_similarity` looks in the cache first."""
     terms = ((len(tok.forms) - 1, tok.forms[-1]),) if tok.hangul else set(enumerate(tok.forms))
     best: dict[int, float] = {}
@@ -406,17 +405,19 @@ def _word_postings(matcher: Matcher, tok: Token) -> tuple[float, tuple[tuple[int
             if idf > best.get(target, 0.0):
                 best[target] = idf
     cached = (weight or matcher.default_idf, tuple(best.items()))
-    matcher.word_cache.put(tok.text, cached)
+    caches.postings.put(tok.text, cached)
     return cached
 
 
-def _rank(matcher: Matcher, present: frozenset[str], similarity: dict[int, float]) -> tuple[Scored, ...]:
+def _rank(
+    matcher: Matcher, present: frozenset[str], similarity: dict[int, float], caches: Caches = NO_CACHE
+) -> tuple[Scored, ...]:
     """Score only the targets the query touches (plus those that need nothing), so the cost follows the
     query, not the size of the knowledge."""
-    eligible = matcher.rank_cache.get(present)
+    eligible = caches.eligible.get(present)
     if eligible is None:
         eligible = _eligible(matcher, present)
-        matcher.rank_cache.put(present, eligible)
+        caches.eligible.put(present, eligible)
     ordered = []
     for i, base, tid, kind in eligible:
         score = base + SIMILARITY_WEIGHT * similarity.get(i, 0.0)
