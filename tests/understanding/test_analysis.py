@@ -176,7 +176,7 @@ def test_no_one_word_vocabulary_entry_stems_like_a_frequent_word(index: Index, l
     # `speichern` (to save) to `speich`, like `Speicher` (memory). Such an entry would fire on almost every query.
     from collections import Counter
 
-    from service.understanding.matcher import _all_text
+    from service.understanding.tables import all_text as _all_text
 
     text = index.content.texts[lang]
     counts: Counter[str] = Counter()
