@@ -6,7 +6,9 @@ Every field is optional: unknown is a normal state, and the rules treat it expli
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -45,15 +47,53 @@ class Context(BaseModel):
 
 CONTEXT_FIELDS: tuple[str, ...] = tuple(Context.model_fields)
 
-# Facts derived from a context that rules may test besides its own fields, and the input each comes from.
-DERIVED_FIELDS: dict[str, str] = {
-    "family": "model_family",
-    "max_resolution": "resolutions",
-    "bucket_count": "resolutions",
+
+
+@dataclass(frozen=True, slots=True)
+class FactInputs:
+    """What derived facts are computed from: a context, and for a config check what else it knows."""
+
+    context: Context
+    config: Mapping[str, Any] = field(default_factory=dict)  # measured by the config reader (`JobView.facts`)
+    safe_batch: int | None = None  # the job's family's safe batch size (config check)
+    risk_level: str | None = None  # the risk assessed from the facts before it (config check)
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """A fact rules may test besides the context's own fields."""
+
+    reads: str  # the input it comes from: a rule testing it depends on that field
+    compute: Callable[[FactInputs], Any]
+    # When it is known: from any context; in a config check; in a config check once its risk is assessed.
+    stage: Literal["context", "check", "risk"] = "context"
+
+
+def _max_resolution(f: FactInputs) -> int | None:
+    return max(f.context.resolutions) if f.context.resolutions else None
+
+
+def _bucket_count(f: FactInputs) -> int | None:
+    return len(set(f.context.resolutions)) if f.context.resolutions else None
+
+
+def _batch_above_safe(f: FactInputs) -> bool:
+    batch = f.context.batch_size
+    return batch is not None and f.safe_batch is not None and batch > f.safe_batch
+
+
+# Every derived fact and the function that computes it, in the order they are computed. Adding one: an entry
+# here (a fact of the config reader goes in `JobView.facts` too), then use it in a rule.
+DERIVED: dict[str, Derived] = {
+    "family": Derived("model_family", lambda f: f.context.model_family),
+    "max_resolution": Derived("resolutions", _max_resolution),
+    "bucket_count": Derived("resolutions", _bucket_count),
     # facts of a config check (structure/findings.yaml)
-    "risk_level": "gradient_checkpointing",
-    "batch_above_safe": "batch_size",
-    "sample_area": "sample_width",
-    "sample_frames": "sample_width",
-    "sample_count": "sample_every",
+    "sample_area": Derived("sample_width", lambda f: f.config.get("sample_area"), "check"),
+    "sample_frames": Derived("sample_width", lambda f: f.config.get("sample_frames"), "check"),
+    "sample_count": Derived("sample_every", lambda f: f.config.get("sample_count"), "check"),
+    "batch_above_safe": Derived("batch_size", _batch_above_safe, "check"),
+    "risk_level": Derived("gradient_checkpointing", lambda f: f.risk_level, "risk"),
 }
+# Facts derived from a context that rules may test besides its own fields, and the input each comes from.
+DERIVED_FIELDS: dict[str, str] = {name: d.reads for name, d in DERIVED.items()}

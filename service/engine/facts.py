@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content.context import Context
+from ..content.context import DERIVED, Context, FactInputs
 from ..errors import UnknownModelFamily
 from ..index.build import Index
 
@@ -23,10 +23,15 @@ def resolve_context(index: Index, context: Context, implied: dict[str, Any] | No
 
 
 def facts_of(context: Context) -> dict[str, Any]:
-    """The mapping rule conditions read: every context field plus the derived facts."""
+    """The mapping rule conditions read: every context field plus the derived facts a context gives
+    (`content.context.DERIVED`)."""
     facts = context.model_dump()
-    buckets = context.resolutions
-    facts["family"] = context.model_family
-    facts["max_resolution"] = max(buckets) if buckets else None
-    facts["bucket_count"] = len(set(buckets)) if buckets else None
+    add_derived(facts, FactInputs(context), "context")
     return facts
+
+
+def add_derived(facts: dict[str, Any], inputs: FactInputs, stage: str) -> None:
+    """Add the derived facts of one stage (`context`, `check`, `risk`) to `facts`, in the registry's order."""
+    for name, derived in DERIVED.items():
+        if derived.stage == stage:
+            facts[name] = derived.compute(inputs)
