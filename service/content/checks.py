@@ -74,6 +74,8 @@ def _duplicate_ids(content: Content) -> Iterator[Problem]:
 
 
 def _dangling_references(content: Content) -> Iterator[Problem]:
+    """Every id that points at nothing. Long on purpose: one flat list of independent reference checks, one
+    per kind of reference, read top to bottom like the files they check (split, they would only be scattered)."""
     sections = {s.id for g in content.guides for s in g.sections}
     faq_ids = {f.id for f in content.faq}
     steps = {s.id for s in content.steps}
@@ -163,7 +165,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
 
 
 def _language_units(content: Content, text: LanguageText, lang: str, cov: Coverage) -> dict[Unit, str]:
-    """Every text unit the structure expects of `lang`, checking presence, extras and list lengths."""
+    """Every text unit the structure expects of `lang`, checking presence, extras and list lengths. Long on
+    purpose: one block per text file of a language, in the order of `knowledge/text/<lang>/`, sharing the three
+    local helpers that record a unit (splitting it would thread them and the coverage through every part)."""
     units: dict[Unit, str] = {}
     base = f"text/{lang}"
 

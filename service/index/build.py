@@ -100,77 +100,16 @@ class Index:
 
 def build_index(content: Content) -> Index:
     """Compile `content`; raise `ContentProblems` if a rule cannot be compiled."""
-    problems: list[Problem] = []
-
-    def compiled(condition: Mapping[str, Any], file: str, path: str) -> Predicate:
-        try:
-            return compile_condition(condition)
-        except ConditionError as exc:
-            problems.append(Problem(file, f"{path}.{exc.path}", exc.code, str(exc)))
-            return _never
-
-    steps: dict[str, CompiledStep] = {}
-    for i, step in enumerate(content.steps):
-        builder = None
-        if step.patch_builder:
-            builder = BUILDERS.get(step.patch_builder)
-            if builder is None:
-                problems.append(
-                    Problem("structure/steps.yaml", f"{i}.patch_builder", "dangling-reference",
-                            f"no patch builder {step.patch_builder!r}")
-                )
-        steps[step.id] = CompiledStep(
-            step=step,
-            applies=compiled(step.applies, "structure/steps.yaml", f"{i}.applies"),
-            reads=_reads(step.applies),
-            builder=builder,
-        )
-
-    symptoms: dict[str, CompiledSymptom] = {}
-    for i, sym in enumerate(content.symptoms):
-        for key in sym.implies:
-            if key not in CONTEXT_FIELDS:
-                problems.append(Problem("structure/symptoms.yaml", f"{i}.implies.{key}", "unknown-field",
-                                        f"the context has no field {key!r}"))
-        plan = tuple(PlanItem(steps[e.step], e.reason) for e in sym.plan if e.step in steps)
-        reads = frozenset().union(*(item.step.reads for item in plan)) if plan else frozenset()
-        symptoms[sym.id] = CompiledSymptom(sym, plan, reads)
-
-    facts = {
-        fid: compiled(cond, "structure/rules.yaml", f"risk_facts.{fid}")
-        for fid, cond in content.rules.risk_facts.items()
-    }
-    risk = tuple(
-        CompiledRisk(
-            rule=rule,
-            when=compiled(rule.when, "structure/rules.yaml", f"risk.{i}.when"),
-            facts=tuple((f, facts[f]) for f in rule.facts if f in facts),
-        )
-        for i, rule in enumerate(content.rules.risk)
-    )
-    risk_reads = frozenset().union(*(_reads(r.when) for r in content.rules.risk))
-    findings = []
-    for i, rule in enumerate(content.findings):
-        value_builder = None
-        if rule.suggested_builder:
-            value_builder = VALUE_BUILDERS.get(rule.suggested_builder)
-            if value_builder is None:
-                problems.append(Problem("structure/findings.yaml", f"{i}.suggested_builder", "dangling-reference",
-                                        f"no value builder {rule.suggested_builder!r}"))
-        findings.append(CompiledFinding(
-            rule=rule,
-            when=compiled(rule.when, "structure/findings.yaml", f"{i}.when"),
-            high_when=compiled(rule.high_when, "structure/findings.yaml", f"{i}.high_when") if rule.high_when else None,
-            builder=value_builder,
-        ))
-    for i, field in enumerate(content.rules.needs):
-        if field not in CONTEXT_FIELDS:
-            problems.append(Problem("structure/rules.yaml", f"needs.{i}", "unknown-field",
-                                    f"the context has no field {field!r}"))
-    problems.extend(profile_problems(content))
-    problems.extend(id_problems(content))
-    if problems:
-        raise ContentProblems(problems)
+    c = _Compiler()
+    steps = c.steps(content)
+    symptoms = c.symptoms(content, steps)
+    risk, risk_reads = c.risk(content)
+    findings = c.findings(content)
+    c.needs(content)
+    c.problems.extend(profile_problems(content))
+    c.problems.extend(id_problems(content))
+    if c.problems:
+        raise ContentProblems(c.problems)
 
     fallback = next(f.id for f in content.families if f.fallback)
     return Index(
@@ -185,7 +124,7 @@ def build_index(content: Content) -> Index:
         fallback_family=fallback,
         risk=risk,
         risk_reads=risk_reads,
-        findings=tuple(findings),
+        findings=findings,
         needs_order=content.rules.needs,
         sections=_frozen({s.id: g.id for g in content.guides for s in g.sections}),
         texts=_frozen(dict(content.texts)),
@@ -197,6 +136,90 @@ def build_index(content: Content) -> Index:
             for flag in family.legacy_flags
         }),
     )
+
+
+class _Compiler:
+    """Compiles each part of the content, collecting every problem instead of stopping at the first."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def condition(self, condition: Mapping[str, Any], file: str, path: str) -> Predicate:
+        try:
+            return compile_condition(condition)
+        except ConditionError as exc:
+            self.problems.append(Problem(file, f"{path}.{exc.path}", exc.code, str(exc)))
+            return _never
+
+    def steps(self, content: Content) -> dict[str, CompiledStep]:
+        steps: dict[str, CompiledStep] = {}
+        for i, step in enumerate(content.steps):
+            builder = None
+            if step.patch_builder:
+                builder = BUILDERS.get(step.patch_builder)
+                if builder is None:
+                    self.problems.append(
+                        Problem("structure/steps.yaml", f"{i}.patch_builder", "dangling-reference",
+                                f"no patch builder {step.patch_builder!r}")
+                    )
+            steps[step.id] = CompiledStep(
+                step=step,
+                applies=self.condition(step.applies, "structure/steps.yaml", f"{i}.applies"),
+                reads=_reads(step.applies),
+                builder=builder,
+            )
+        return steps
+
+    def symptoms(self, content: Content, steps: Mapping[str, CompiledStep]) -> dict[str, CompiledSymptom]:
+        symptoms: dict[str, CompiledSymptom] = {}
+        for i, sym in enumerate(content.symptoms):
+            for key in sym.implies:
+                if key not in CONTEXT_FIELDS:
+                    self.problems.append(Problem("structure/symptoms.yaml", f"{i}.implies.{key}", "unknown-field",
+                                                 f"the context has no field {key!r}"))
+            plan = tuple(PlanItem(steps[e.step], e.reason) for e in sym.plan if e.step in steps)
+            reads = frozenset().union(*(item.step.reads for item in plan)) if plan else frozenset()
+            symptoms[sym.id] = CompiledSymptom(sym, plan, reads)
+        return symptoms
+
+    def risk(self, content: Content) -> tuple[tuple[CompiledRisk, ...], frozenset[str]]:
+        facts = {
+            fid: self.condition(cond, "structure/rules.yaml", f"risk_facts.{fid}")
+            for fid, cond in content.rules.risk_facts.items()
+        }
+        risk = tuple(
+            CompiledRisk(
+                rule=rule,
+                when=self.condition(rule.when, "structure/rules.yaml", f"risk.{i}.when"),
+                facts=tuple((f, facts[f]) for f in rule.facts if f in facts),
+            )
+            for i, rule in enumerate(content.rules.risk)
+        )
+        return risk, frozenset().union(*(_reads(r.when) for r in content.rules.risk))
+
+    def findings(self, content: Content) -> tuple[CompiledFinding, ...]:
+        findings = []
+        f = "structure/findings.yaml"
+        for i, rule in enumerate(content.findings):
+            value_builder = None
+            if rule.suggested_builder:
+                value_builder = VALUE_BUILDERS.get(rule.suggested_builder)
+                if value_builder is None:
+                    self.problems.append(Problem(f, f"{i}.suggested_builder", "dangling-reference",
+                                                 f"no value builder {rule.suggested_builder!r}"))
+            findings.append(CompiledFinding(
+                rule=rule,
+                when=self.condition(rule.when, f, f"{i}.when"),
+                high_when=self.condition(rule.high_when, f, f"{i}.high_when") if rule.high_when else None,
+                builder=value_builder,
+            ))
+        return tuple(findings)
+
+    def needs(self, content: Content) -> None:
+        for i, field in enumerate(content.rules.needs):
+            if field not in CONTEXT_FIELDS:
+                self.problems.append(Problem("structure/rules.yaml", f"needs.{i}", "unknown-field",
+                                             f"the context has no field {field!r}"))
 
 
 def _reads(condition: Mapping[str, Any]) -> frozenset[str]:

@@ -79,7 +79,8 @@ _BAR_OTHER: Final = frozenset(
 )
 
 def split_bars(text: str) -> tuple[str, list[Run]]:
-    """The text between the progress bars (every other line), and the bar runs in text order."""
+    """The text between the progress bars (every other line), and the bar runs in text order. One scanning
+    loop over the text on purpose: it is the hot path of a long log (bounded work on odd input included)."""
     if "%|" not in text:
         return text, []
     n = len(text)
