@@ -27,7 +27,6 @@ V = TypeVar("V")
 
 WORD_CACHE_BYTES: Final = 4 * 1024 * 1024
 RANK_CACHE_BYTES: Final = 4 * 1024 * 1024
-BUILD_CACHE_BYTES: Final = 64 * 1024 * 1024  # start-up: every vocabulary word, stemmed once
 
 
 def estimate_bytes(obj: object) -> int:
@@ -52,9 +51,9 @@ def estimate_bytes(obj: object) -> int:
 class Memo(FIFOCache[K, V]):
     """One memo table: a cachetools FIFO cache bounded in bytes (keys and values counted), oldest dropped first.
 
-    Reads take no lock (a hit is one dict lookup under the GIL: the hot path of every query); writes, the
-    misses, take one, so the table's byte accounting stays exact when threads share it. `get` answers None on
-    a miss; a bound of 0 keeps nothing.
+    cachetools keeps the bound; a plain dict mirrors what it holds so that a hit, the hot path of every query,
+    is one C-level dict lookup (`get` is that dict's own `get`: None on a miss). Writes, the misses, take a lock,
+    so the byte accounting stays exact when threads share the table. A bound of 0 keeps nothing.
     """
 
     def __init__(self, max_bytes: int) -> None:
@@ -62,15 +61,19 @@ class Memo(FIFOCache[K, V]):
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         self._key_bytes = 0  # of the key being stored (cachetools sizes values only)
+        self._held: dict[K, V] = {}
+        self.get = self._held.get  # type: ignore[method-assign]
 
     def _entry_bytes(self, value: V) -> int:
         return self._key_bytes + estimate_bytes(value)
 
-    def get(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]
-        try:
-            return self[key]
-        except KeyError:
-            return default
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self._held[key] = value
+
+    def __delitem__(self, key: K) -> None:
+        super().__delitem__(key)
+        del self._held[key]
 
     def put(self, key: K, value: V) -> None:
         if self.max_bytes <= 0:
@@ -86,9 +89,21 @@ class Memo(FIFOCache[K, V]):
         return int(self.currsize)
 
 
+class Scratch(Memo[K, V]):
+    """A memo table for start-up only: the plain dict alone, unbounded (it is dropped once the index is built)."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.put = self._held.__setitem__  # type: ignore[method-assign,assignment]
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+
 class Caches:
     """Every memo table of the understanding layer. `word_bytes` bounds each table keyed by a word,
-    `rank_bytes` the table of candidate targets per set of concepts and features."""
+    `rank_bytes` the table of candidate targets per set of concepts and features. `Caches.scratch()` is the
+    set start-up uses while it builds the index (unbounded, dropped once built)."""
 
     def __init__(self, word_bytes: int = WORD_CACHE_BYTES, rank_bytes: int = RANK_CACHE_BYTES) -> None:
         # (language, word) -> its stem
@@ -107,6 +122,13 @@ class Caches:
         self.postings: Memo[str, tuple[float, tuple[tuple[int, float], ...]]] = Memo(word_bytes)
         # concepts and features present -> the candidate targets (index, prior + weights, id, kind)
         self.eligible: Memo[frozenset[str], tuple[tuple[int, float, str, str], ...]] = Memo(rank_bytes)
+
+    @classmethod
+    def scratch(cls) -> Caches:
+        caches = cls(0, 0)
+        for name in caches.tables():
+            setattr(caches, name, Scratch())
+        return caches
 
     def tables(self) -> dict[str, Memo[Any, Any]]:
         return {name: memo for name, memo in vars(self).items() if isinstance(memo, Memo)}

@@ -9,8 +9,7 @@ Adding a feature: one function and one entry here, its line in `structure/featur
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from .extract import Stated
 from .logs import LogReading
@@ -19,19 +18,21 @@ EARLY_STEP: Final = 10  # the guide's "first steps": a failure at step 10 or bef
 BIG_BUCKET: Final = 1024  # the guide's large bucket: 1024 px or more
 
 
-@dataclass(frozen=True, slots=True)
-class FeatureInput:
+class FeatureInput(NamedTuple):  # a tuple: made for every query, so cheap to create
     """What the features are computed from."""
 
     text: str  # the whole text as sent
     stated: Stated
     log: LogReading
     families: int  # how many model families the text names
-    log_ids: frozenset[str]  # the ids of the log's signals
+
+
+def _has_signal(f: FeatureInput, sid: str) -> bool:
+    return any(s.id == sid for s in f.log.signals)
 
 
 def _sampling_oom(f: FeatureInput) -> bool:
-    return "sampling" in f.log_ids and f.log.phase == "sampling"
+    return f.log.phase == "sampling" and _has_signal(f, "sampling")
 
 
 def _baseline_oom(f: FeatureInput) -> bool:
@@ -51,7 +52,7 @@ FEATURES: Final[dict[str, Callable[[FeatureInput], bool]]] = {
     "log_training": lambda f: f.log.step is not None,
     "log_sampling": _sampling_oom,
     "log_baseline": _baseline_oom,
-    "log_other_process": lambda f: "other-process-vram" in f.log_ids,
+    "log_other_process": lambda f: _has_signal(f, "other-process-vram"),
     "big_bucket": lambda f: bool(f.stated.largest_named and f.stated.largest_named >= BIG_BUCKET),
     "question": _question,
     "on_or_off": lambda f: f.stated.on_or_off,
@@ -61,6 +62,13 @@ FEATURES: Final[dict[str, Callable[[FeatureInput], bool]]] = {
 SIGNALS_READ: Final = frozenset({"sampling", "other-process-vram"})
 
 
+# Features of a pasted log: none holds without a log signal (a GPU OOM, a step, a sampling phase each record
+# one), so a text with no signal skips them.
+LOG_FEATURES: Final = frozenset(name for name in FEATURES if name.startswith("log_"))
+_ALL: Final = tuple(FEATURES.items())
+_WITHOUT_LOG: Final = tuple((name, has) for name, has in _ALL if name not in LOG_FEATURES)
+
+
 def features_of(f: FeatureInput) -> frozenset[str]:
     """The features a query has."""
-    return frozenset(name for name, has in FEATURES.items() if has(f))
+    return frozenset([name for name, has in (_ALL if f.log.signals else _WITHOUT_LOG) if has(f)])

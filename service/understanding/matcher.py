@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from ..content.models import Avoided, Content
 from . import tables
 from .analysis import Analyzer, Token, normalize, split_tokens
-from .caches import BUILD_CACHE_BYTES, NO_CACHE, Caches
+from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import FeatureInput, features_of
 from .gate import in_domain, outside_phrases, unavoided
@@ -76,7 +76,7 @@ def build_matcher(content: Content) -> Matcher:
     """Compile vocabularies, aliases, intents and the targets' own texts into lookup tables."""
     texts = content.texts
     profiles = compile_profiles(content)
-    build = Caches(BUILD_CACHE_BYTES, 0)  # start-up stems the same words many times; dropped once built
+    build = Caches.scratch()  # start-up stems the same words many times; dropped once built
     known: dict[str, set[str]] = {}
     korean: set[str] = set()
     for lang, text in texts.items():
@@ -195,7 +195,7 @@ def _stated(
 
 def _features(text: str, stated: Stated, log: LogReading, families: int) -> frozenset[str]:
     """The match features a text has (`features.FEATURES`); `families` is how many model families it names."""
-    return features_of(FeatureInput(text, stated, log, families, frozenset(s.id for s in log.signals)))
+    return features_of(FeatureInput(text, stated, log, families))
 
 
 def _phase(concepts: set[str], log: LogReading) -> str | None:

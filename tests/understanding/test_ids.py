@@ -27,3 +27,15 @@ def test_the_concepts_read_by_name_are_those_declared_in_ids(index: Index) -> No
 
 def test_the_real_knowledge_and_code_agree_on_every_id(index: Index) -> None:
     assert id_problems(index.content) == []
+
+
+def test_no_log_feature_holds_without_a_log_signal(index: Index) -> None:
+    # `features_of` skips the log features of a text with no log signal: each needs one.
+    from service.understanding.extract import Stated
+    from service.understanding.features import FEATURES, LOG_FEATURES, FeatureInput
+    from service.understanding.logs import LogReading
+
+    bare = LogReading(signals=(), gpu_oom=False, not_gpu_oom=None, step=None, total_steps=None, phase="sampling")
+    f = FeatureInput("oom?", Stated(step=3, gradient_checkpointing=True), bare, 2)
+    assert {"log_gpu_oom", "log_training", "log_sampling", "log_baseline", "log_other_process"} == LOG_FEATURES
+    assert not any(FEATURES[name](f) for name in LOG_FEATURES)
