@@ -30,7 +30,8 @@ RANK_CACHE_BYTES: Final = 4 * 1024 * 1024
 
 
 def estimate_bytes(obj: object) -> int:
-    """Deep `sys.getsizeof` of the plain values the caches hold (strings, numbers, tuples, sets, slotted objects).
+    """Deep `sys.getsizeof` of the plain values the caches hold (strings, numbers, tuples, sets, slotted objects);
+    a mapping is the index's (a trie node a cached value points into): only its own size counts.
 
     >>> estimate_bytes("ab") == sys.getsizeof("ab")
     True
@@ -43,7 +44,7 @@ def estimate_bytes(obj: object) -> int:
     if isinstance(obj, tuple | list | frozenset | set):
         return size + sum(estimate_bytes(item) for item in obj)
     if isinstance(obj, dict):
-        return size + sum(estimate_bytes(k) + estimate_bytes(v) for k, v in obj.items())
+        return size  # a phrase-trie node of the index, referenced (not copied) by a cached value
     slots = getattr(type(obj), "__slots__", ())
     return size + sum(estimate_bytes(getattr(obj, name)) for name in slots if hasattr(obj, name))
 
