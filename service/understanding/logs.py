@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from .log_bars import BARE, FAIL, PHASE, TRAIN, read_bar, split_bars
 from .log_figures import read_figures
-from .log_rules import ANCHORS, GPU_OOM, OTHER_FAILURE, RULES
+from .log_rules import ANCHORS, GPU_OOM, OTHER_FAILURE, READS
 from .log_text import Gated
 
 MAX_CHARS: Final = 200_000
@@ -155,6 +155,8 @@ class _Reader:
         if len(low) != len(nb_text):  # only U+0130 lowers to two characters
             low = nb_text.replace("\u0130", "I").lower()
         self.scan(nb_text, low)
+        if not self.events and not self.first:
+            return _EMPTY  # nothing read (most questions): nothing to replay
         read_figures(self, low)
         return self.replay()
 
@@ -168,7 +170,7 @@ class _Reader:
 
     def scan(self, text: str, low: str) -> None:
         """Find anchor words; read each line holding one with the rules they call for."""
-        lines: dict[int, set[str]] = {}
+        lines: dict[int, set[int]] = {}
         for word, rules in ANCHORS:
             pos = low.find(word)
             while pos >= 0:
@@ -188,11 +190,11 @@ class _Reader:
                 end = len(low)
             self.line(start, low[start:end], text[start:end], lines[start])
 
-    def line(self, start: int, low: str, line: str, rules: set[str]) -> None:
-        """Read one line with the rules its anchor words call for, in the table's order."""
+    def line(self, start: int, low: str, line: str, rules: set[int]) -> None:
+        """Read one line with the rules its anchor words call for (their places in the table), in order."""
         failed = False  # a failure of a known kind was read on this line
-        for rule in RULES:
-            if rule.id in rules and rule.read(self, start, low, line, failed):
+        for i in sorted(rules):
+            if READS[i](self, start, low, line, failed):
                 failed = True
 
     def replay(self) -> LogReading:
