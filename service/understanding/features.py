@@ -25,14 +25,18 @@ class FeatureInput(NamedTuple):  # a tuple: made for every query, so cheap to cr
     stated: Stated
     log: LogReading
     families: int  # how many model families the text names
+    log_ids: frozenset[str] = frozenset()  # the ids of the log's signals
 
 
-def _has_signal(f: FeatureInput, sid: str) -> bool:
-    return any(s.id == sid for s in f.log.signals)
+def input_of(text: str, stated: Stated, log: LogReading, families: int) -> FeatureInput:
+    return FeatureInput(text, stated, log, families, frozenset([s.id for s in log.signals]) if log.signals else _NONE)
+
+
+_NONE: Final[frozenset[str]] = frozenset()
 
 
 def _sampling_oom(f: FeatureInput) -> bool:
-    return f.log.phase == "sampling" and _has_signal(f, "sampling")
+    return f.log.phase == "sampling" and "sampling" in f.log_ids
 
 
 def _baseline_oom(f: FeatureInput) -> bool:
@@ -52,7 +56,7 @@ FEATURES: Final[dict[str, Callable[[FeatureInput], bool]]] = {
     "log_training": lambda f: f.log.step is not None,
     "log_sampling": _sampling_oom,
     "log_baseline": _baseline_oom,
-    "log_other_process": lambda f: _has_signal(f, "other-process-vram"),
+    "log_other_process": lambda f: "other-process-vram" in f.log_ids,
     "big_bucket": lambda f: bool(f.stated.largest_named and f.stated.largest_named >= BIG_BUCKET),
     "question": _question,
     "on_or_off": lambda f: f.stated.on_or_off,

@@ -20,7 +20,7 @@ from . import tables
 from .analysis import Analyzer, Token, normalize, split_tokens
 from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
-from .features import FeatureInput, features_of
+from .features import features_of, input_of
 from .gate import in_domain, outside_phrases, unavoided
 from .lexicon import Aliases, Hit, Lexicon
 from .logs import LogReading, read_log
@@ -195,7 +195,7 @@ def _stated(
 
 def _features(text: str, stated: Stated, log: LogReading, families: int) -> frozenset[str]:
     """The match features a text has (`features.FEATURES`); `families` is how many model families it names."""
-    return features_of(FeatureInput(text, stated, log, families))
+    return features_of(input_of(text, stated, log, families))
 
 
 def _phase(concepts: set[str], log: LogReading) -> str | None:
