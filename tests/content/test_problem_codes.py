@@ -163,6 +163,16 @@ def rename_read_concept(root: Path) -> set[str]:
     return {"time_unit"}
 
 
+def declare_unread_signal(root: Path) -> set[str]:
+    # A signal with texts in every language but no rule of the log reader recording it would never be shown.
+    with (root / "structure/signals.yaml").open("a", encoding="utf-8") as f:
+        f.write('nccl-timeout: "a collective operation timed out"\n')
+    for lang in LANGS:
+        with (root / f"text/{lang}/signals.yaml").open("a", encoding="utf-8") as f:
+            f.write('nccl-timeout: "NCCL timed out."\n')
+    return {"nccl-timeout"}
+
+
 @dataclass(frozen=True)
 class Case:
     id: str
@@ -188,6 +198,7 @@ CASES = [
     Case("unknown-operator", "unknown-operator", "structure/rules.yaml", unknown_operator),
     Case("unknown-field", "unknown-field", "structure/steps.yaml", unknown_field),
     Case("id-mismatch", "id-mismatch", "structure/concepts.yaml", rename_read_concept),
+    Case("id-mismatch-signal", "id-mismatch", "structure/signals.yaml", declare_unread_signal),
 ]
 
 
