@@ -311,13 +311,13 @@ RULES: Final[tuple[Rule, ...]] = (
          yields=("type", "message")),
 )
 
-# Anchor word -> the rules (their places in RULES) a line holding it is tried on; each word is looked up once
-# per text.
-ANCHORS: Final[tuple[tuple[str, frozenset[int]], ...]] = tuple(
-    (word, frozenset(i for i, rule in enumerate(RULES) if word in rule.anchors))
+# Anchor word -> the rules a line holding it is tried on, a bit per place in RULES (each word is looked up once
+# per text); and each rule's bit and `read`, in the table's order.
+ANCHORS: Final[tuple[tuple[str, int], ...]] = tuple(
+    (word, sum(1 << i for i, rule in enumerate(RULES) if word in rule.anchors))
     for word in dict.fromkeys(w for rule in RULES for w in rule.anchors)
 )
-READS: Final = tuple(rule.read for rule in RULES)
+READS: Final = tuple((1 << i, rule.read) for i, rule in enumerate(RULES))
 GPU_OOM: Final = tuple(rule.id for rule in RULES if rule.failure == "gpu-oom")
 OTHER_FAILURE: Final = tuple(rule.id for rule in RULES if rule.failure == "other")
 # Every signal the reader can record, and the data each always carries.

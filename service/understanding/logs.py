@@ -169,20 +169,16 @@ class _Reader:
             self.markers.append((key, phase, {"text": text} if step is None else {"text": text, "step": step}))
 
     def scan(self, text: str, low: str) -> None:
-        """Find anchor words; read each line holding one with the rules they call for."""
-        lines: dict[int, set[int]] = {}
-        for word, rules in ANCHORS:
+        """Find anchor words; read each line holding one with the rules they call for (a bit per rule)."""
+        lines: dict[int, int] = {}
+        for word, mask in ANCHORS:
             pos = low.find(word)
             while pos >= 0:
                 start = low.rfind("\n", 0, pos) + 1
                 end = low.find("\n", pos)
                 if end < 0:
                     end = len(low)
-                got = lines.get(start)
-                if got is None:
-                    lines[start] = set(rules)
-                else:
-                    got.update(rules)
+                lines[start] = lines.get(start, 0) | mask
                 pos = low.find(word, end)
         for start in sorted(lines):
             end = low.find("\n", start)
@@ -190,11 +186,12 @@ class _Reader:
                 end = len(low)
             self.line(start, low[start:end], text[start:end], lines[start])
 
-    def line(self, start: int, low: str, line: str, rules: set[int]) -> None:
-        """Read one line with the rules its anchor words call for (their places in the table), in order."""
+    def line(self, start: int, low: str, line: str, rules: int) -> None:
+        """Read one line with the rules its anchor words call for (`rules`: a bit per place in the table), in
+        the table's order."""
         failed = False  # a failure of a known kind was read on this line
-        for i in sorted(rules):
-            if READS[i](self, start, low, line, failed):
+        for bit, read in READS:
+            if rules & bit and read(self, start, low, line, failed):
                 failed = True
 
     def replay(self) -> LogReading:

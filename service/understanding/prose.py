@@ -15,7 +15,18 @@ MAX_PROSE_LINES = 8
 # reads the user's own words around them. Plain words are looked up with `in` (a regex alternation that does
 # not start with one literal is tried at every position of a long line); the regex sees only the others.
 _LOG_WORDS = ("%|", "traceback", 'file "', "error", "exception", "torch.", "cuda")
-_LOG_SHAPE = re.compile(r"\|.*\||^\s+at |\b[gmk]i?b\b|^\s*[#\[]|\d\d:\d\d|\bline \d")
+# Else the shape of a log line, each pattern tried only when the line holds its literal (as `logs` does): two
+# bars (a table or progress bar), a stack frame ("  at ..."), a size unit (`gb`, `mib`), a line starting with
+# `#` or `[`, a time, a line number. A pattern starting with a letter class is skipped to quickly by `re`.
+_LOG_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("|", re.compile(r"\|.*\|")),
+    ("at ", re.compile(r"^\s+at ")),
+    ("b", re.compile(r"[gmk](?<!\w[gmk])i?b\b")),
+    ("#", re.compile(r"^\s*#")),
+    ("[", re.compile(r"^\s*\[")),
+    (":", re.compile(r"\d\d:\d\d")),
+    ("line ", re.compile(r"\bline \d")),
+)
 
 
 class Parts(NamedTuple):
@@ -81,4 +92,7 @@ def prose_of(text: str) -> str:
 
 def _is_log_line(line: str) -> bool:
     low = line.lower()
-    return any(w in low for w in _LOG_WORDS) or _LOG_SHAPE.search(low) is not None
+    for word in _LOG_WORDS:  # a loop, not any(): this runs for every line of a pasted log
+        if word in low:
+            return True
+    return any(literal in low and pattern.search(low) is not None for literal, pattern in _LOG_SHAPES)
