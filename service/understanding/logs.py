@@ -85,9 +85,17 @@ def looks_like_log(text: str) -> bool:
     if not isinstance(text, str) or not text:
         return False
     text = text[-MAX_CHARS:]
-    if any(lit in text for lit in _LOG_LITERALS):
-        return True
-    return any(any(w in text for w in words) and p.search(text) is not None for words, p in _LOG_PATTERNS)
+    # Loops, not any() over generators: this runs on every question (6.5 -> 2.3 us on a short one).
+    for literal in _LOG_LITERALS:
+        if literal in text:
+            return True
+    for words, pattern in _LOG_PATTERNS:
+        for word in words:
+            if word in text:
+                if pattern.search(text) is not None:
+                    return True
+                break
+    return False
 
 # --- read_log ---------------------------------------------------------------------------------------------------
 
