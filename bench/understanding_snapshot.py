@@ -53,9 +53,9 @@ def _plain(value: Any) -> Any:
 
 
 def snapshot() -> dict[str, Any]:
-    from service.runtime import load_runtime
-    from service.settings import Settings
-    from service.understanding.matcher import understand
+    from remedy.runtime import load_runtime
+    from remedy.settings import Settings
+    from remedy.understanding.matcher import understand
 
     runtime = load_runtime(Settings())
     matcher = runtime.index.matcher

@@ -77,7 +77,7 @@ def _serve(args: argparse.Namespace) -> int:
     if problems:
         raise ContentProblems(problems)
     uvicorn.run(
-        "service.http.app:serve_app",
+        "remedy.http.app:serve_app",
         factory=True,
         access_log=False,  # the app writes one JSON line per request, with its request id
         host=settings.host,

@@ -7,9 +7,9 @@ import gettext
 import pytest
 from babel.messages.pofile import read_po
 
-from service import errors
-from service.catalogs import parse_accept_language
-from service.settings import ROOT
+from remedy import errors
+from remedy.catalogs import parse_accept_language
+from remedy.settings import ROOT
 from tests.conftest import LANGS
 
 LOCALES = ROOT / "locales"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from service.settings import ROOT
+from remedy.settings import ROOT
 
 SERVICE = ROOT / "service"
 MAX_MODULE_LINES = 400

@@ -1,7 +1,7 @@
 """Config check (PRODUCT.md §5, §6): findings with their config path, value, safer value and step, and the risk.
 
 Configs are the shared AI Toolkit examples, read in place and mutated as dicts; they go through
-`service.answers.read_config` (which passes the legacy-flag mapping, `is_flux` -> flux) and `check_job`.
+`remedy.answers.read_config` (which passes the legacy-flag mapping, `is_flux` -> flux) and `check_job`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from service.answers import read_config
-from service.engine.check import SEVERITY_ORDER, ConfigCheck, Finding, check_job
-from service.index.build import Index
+from remedy.answers import read_config
+from remedy.engine.check import SEVERITY_ORDER, ConfigCheck, Finding, check_job
+from remedy.index.build import Index
 from tests.aitk import CHROMA, FLEX, FLUX, PUBLISHED, QWEN, WAN, Mutation, Process, dataset, load_config, model, train
 
 TRAIN = "config.process[0].train"
@@ -563,8 +563,8 @@ def test_check_is_deterministic(index: Index, shared: Path) -> None:
 
 
 def test_every_derived_fact_of_the_registry_is_computed_for_a_config(index: Index, shared: Path) -> None:
-    from service.content.context import CONTEXT_FIELDS, DERIVED
-    from service.engine.check import job_facts
+    from remedy.content.context import CONTEXT_FIELDS, DERIVED
+    from remedy.engine.check import job_facts
 
     view = read_config(index, load_config(shared, "train_lora_flux_24gb.yaml"), None)
     assert view is not None

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import yaml
 
-from service.index.build import Index
-from service.runtime import Runtime
-from service.settings import ROOT
-from service.understanding.caches import Caches, Memo, estimate_bytes
-from service.understanding.matcher import understand
+from remedy.index.build import Index
+from remedy.runtime import Runtime
+from remedy.settings import ROOT
+from remedy.understanding.caches import Caches, Memo, estimate_bytes
+from remedy.understanding.matcher import understand
 
 
 def test_a_memo_never_holds_more_than_its_bytes() -> None:

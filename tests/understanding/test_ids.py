@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from service.index.build import Index
-from service.understanding.ids import CONCEPTS_READ, id_problems
+from remedy.index.build import Index
+from remedy.understanding.ids import CONCEPTS_READ, id_problems
 
 UNDERSTANDING = Path(__file__).resolve().parents[2] / "service" / "understanding"
 
@@ -31,9 +31,9 @@ def test_the_real_knowledge_and_code_agree_on_every_id(index: Index) -> None:
 
 def test_no_log_feature_holds_without_a_log_signal(index: Index) -> None:
     # `features_of` skips the log features of a text with no log signal: each needs one.
-    from service.understanding.extract import Stated
-    from service.understanding.features import FEATURES, LOG_FEATURES, FeatureInput
-    from service.understanding.logs import LogReading
+    from remedy.understanding.extract import Stated
+    from remedy.understanding.features import FEATURES, LOG_FEATURES, FeatureInput
+    from remedy.understanding.logs import LogReading
 
     bare = LogReading(signals=(), gpu_oom=False, not_gpu_oom=None, step=None, total_steps=None, phase="sampling")
     f = FeatureInput("oom?", Stated(step=3, gradient_checkpointing=True), bare, 2)

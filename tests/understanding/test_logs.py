@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from service.understanding.logs import MAX_CHARS, LogReading, looks_like_log, read_log
+from remedy.understanding.logs import MAX_CHARS, LogReading, looks_like_log, read_log
 
 KNOWLEDGE = Path(__file__).resolve().parents[2] / "knowledge"
 LANGS = ("en", "es", "pt", "fr", "de", "ko")
@@ -782,7 +782,7 @@ def test_every_signal_has_a_sentence_with_safe_placeholders(lang: str) -> None:
 
 
 def test_the_signal_table_declares_the_data_each_signal_always_carries() -> None:
-    from service.understanding.log_rules import YIELDS
+    from remedy.understanding.log_rules import YIELDS
 
     assert {sid: set(keys) for sid, keys in YIELDS.items() if keys} == ALWAYS
 

@@ -11,11 +11,11 @@ import shutil
 import pytest
 import yaml
 
-from service.content.checks import check_content
-from service.content.loader import load_content
-from service.index.build import Index, build_index
-from service.settings import Settings
-from service.understanding.matcher import understand
+from remedy.content.checks import check_content
+from remedy.content.loader import load_content
+from remedy.index.build import Index, build_index
+from remedy.settings import Settings
+from remedy.understanding.matcher import understand
 
 ITALIAN_PROFILE = """\
 # How Italian is read (a test fixture).
