@@ -213,6 +213,7 @@ def scaling(rounds: int) -> None:
     from remedy.content.loader import load_content
     from remedy.index.build import build_index
     from remedy.settings import Settings
+    from remedy.understanding.caches import Caches
 
     settings = Settings()
     content = load_content(settings.knowledge_dir)
@@ -226,11 +227,13 @@ def scaling(rounds: int) -> None:
         gc.collect()
         gc.freeze()  # as the service does once its index is built (service/http/app.py)
         catalogs = Catalogs(settings.locales_dir, index.languages, index.default_lang)
+        caches = Caches(settings.word_cache_bytes, settings.rank_cache_bytes)
         costs = []
         for _ in range(rounds):
             t = time.perf_counter()
             for item in items:
-                answer_diagnosis(index, catalogs, Negotiated(item["lang"], None, None), query=item["q"])
+                answer_diagnosis(index, catalogs, Negotiated(item["lang"], None, None), query=item["q"],
+                                 caches=caches)
             costs.append((time.perf_counter() - t) / len(items) * 1000)
         cost = statistics.median(costs)
         base_cost = base_cost or cost

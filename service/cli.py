@@ -199,7 +199,8 @@ def _diagnose(args: argparse.Namespace) -> int:
     thresholds = Thresholds(runtime.settings.match_confident, runtime.settings.match_minimum)
     try:
         answer = answer_diagnosis(runtime.index, runtime.catalogs, neg, symptom=args.symptom, context=context,
-                                  query=text, config_yaml=config_yaml, thresholds=thresholds)
+                                  query=text, config_yaml=config_yaml, thresholds=thresholds,
+                                  caches=runtime.caches)
     except RemedyError as exc:
         print(_problem_line(runtime, neg.lang, exc), file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -13,6 +13,7 @@ from .content.loader import load_content
 from .content.problems import ContentProblems
 from .index.build import Index, build_index
 from .settings import Settings
+from .understanding.caches import Caches
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +21,7 @@ class Runtime:
     settings: Settings
     index: Index
     catalogs: Catalogs
+    caches: Caches  # what understanding remembers between requests (the index stays read-only)
 
 
 @contextmanager
@@ -45,4 +47,5 @@ def load_runtime(settings: Settings) -> Runtime:
             raise ContentProblems(problems)
         index = build_index(content)
         catalogs = Catalogs(settings.locales_dir, index.languages, index.default_lang)
-    return Runtime(settings, index, catalogs)
+    caches = Caches(settings.word_cache_bytes, settings.rank_cache_bytes)
+    return Runtime(settings, index, catalogs, caches)

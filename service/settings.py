@@ -48,6 +48,16 @@ class Settings(BaseSettings):
     response_cache_size: Annotated[int, Field(ge=0, le=1_000_000)] = Field(
         4096, description="Computed answers (diagnose, config check, search) kept in a bounded LRU; 0 turns it off."
     )
+    word_cache_bytes: Annotated[int, Field(ge=0, le=1 << 30)] = Field(
+        4 * 1024 * 1024,
+        description="Bytes each word-keyed memo table of free-text understanding may hold (forms, stems, typo "
+        "corrections, tokens, concept starts, postings); least recently used dropped; 0 turns them off.",
+    )
+    rank_cache_bytes: Annotated[int, Field(ge=0, le=1 << 30)] = Field(
+        4 * 1024 * 1024,
+        description="Bytes the memo table of candidate targets per set of understood concepts may hold; "
+        "0 turns it off.",
+    )
     hsts: bool = Field(False, description="Send Strict-Transport-Security (only behind HTTPS).")
     log_json: bool = Field(True, description="Write logs as JSON lines (one per request, with its request id).")
     public_base_url: str | None = Field(

@@ -15,6 +15,7 @@ Codes (each has a failing fixture in tests/content/):
   unknown-operator      a rule condition uses an operator that is not registered
   unknown-field         a rule condition tests a field the context does not have
   unfilled-placeholder  a text's {placeholder} is no fact, or its condition does not make that fact known
+  id-mismatch           an id the code reads or emits (concept, feature, signal, intent) is not the YAML's
 """
 
 from __future__ import annotations

@@ -134,6 +134,8 @@ class RequestContext:
         self._static_routes: frozenset[str] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """One request from end to end: its ids, the wrapped `send` that adds headers, the outcome, its metrics
+        and its log line. It stays one function on purpose: each step reads what the one before it set."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -84,7 +84,9 @@ def _training_process(config: Mapping[str, Any]) -> tuple[int, Mapping[str, Any]
 
 
 def read_job(data: Any, flag_arch: Mapping[str, str] | None = None) -> JobView:
-    """The training process of a job config, as the trainer would run it."""
+    """The training process of a job config, as the trainer would run it. Long on purpose: it reads the config
+    field by field in the trainer's own order and defaults (each line can be checked against AI Toolkit's
+    code), and every field records where it was found."""
     if not isinstance(data, Mapping):
         raise InvalidConfig(reason="the document is not a mapping")
     job = data.get("job")

@@ -186,6 +186,27 @@ def finding_title_without_default(root: Path) -> set[str] | None:
     i = position(root, "structure/findings.yaml", "expensive-preview")
     edit_yaml(root, "structure/findings.yaml", lambda data: data[i]["title"].pop("still"))
     return None
+def unknown_stemmer(root: Path) -> set[str]:
+    edit_text(root, "text/fr/profile.yaml", "stemmer: french", "stemmer: frankish")
+    return {"stemmer"}
+
+
+def rename_read_concept(root: Path) -> set[str]:
+    # `time_unit` is read by name (a duration is not a step): renaming it in YAML alone disables that code.
+    edit_text(root, "structure/concepts.yaml", "\ntime_unit:", "\nduration_unit:")
+    for lang in LANGS:
+        edit_text(root, f"text/{lang}/vocabulary.yaml", "  time_unit:", "  duration_unit:")
+    return {"time_unit"}
+
+
+def declare_unread_signal(root: Path) -> set[str]:
+    # A signal with texts in every language but no rule of the log reader recording it would never be shown.
+    with (root / "structure/signals.yaml").open("a", encoding="utf-8") as f:
+        f.write('nccl-timeout: "a collective operation timed out"\n')
+    for lang in LANGS:
+        with (root / f"text/{lang}/signals.yaml").open("a", encoding="utf-8") as f:
+            f.write('nccl-timeout: "NCCL timed out."\n')
+    return {"nccl-timeout"}
 
 
 @dataclass(frozen=True)
@@ -204,6 +225,7 @@ CASES = [
     Case("duplicate-id", "duplicate-id", "structure/steps.yaml", duplicate_step),
     Case("dangling-reference", "dangling-reference", "structure/steps.yaml", unknown_section),
     Case("dangling-reference-builder", "dangling-reference", "structure/steps.yaml", unknown_builder),
+    Case("dangling-reference-stemmer", "dangling-reference", "text/fr/profile.yaml", unknown_stemmer),
     Case("missing-text", "missing-text", "text/es/steps.yaml", drop_step_text),
     Case("extra-text", "extra-text", "text/ko/symptoms.yaml", add_unknown_symptom),
     Case("list-length", "list-length", "text/fr/guides/gradient-checkpointing-oom.yaml", add_list_item),
@@ -215,6 +237,8 @@ CASES = [
     Case("unfilled-placeholder-finding", "unfilled-placeholder", "text/en/findings.yaml", finding_placeholder_unproven),
     Case("unknown-operator-finding", "unknown-operator", "structure/findings.yaml", finding_variant_operator),
     Case("schema-finding-title", "schema", "structure/findings.yaml", finding_title_without_default),
+    Case("id-mismatch", "id-mismatch", "structure/concepts.yaml", rename_read_concept),
+    Case("id-mismatch-signal", "id-mismatch", "structure/signals.yaml", declare_unread_signal),
 ]
 
 
@@ -238,7 +262,7 @@ def test_one_mutation_yields_exactly_its_code(case: Case, tmp_path: Path) -> Non
 def test_every_documented_code_has_a_case() -> None:
     doc = problems_module.__doc__ or ""
     documented = set(re.findall(r"^ {2}([a-z]+(?:-[a-z]+)*) {2,}\S", doc, flags=re.MULTILINE))
-    assert len(documented) == 14
+    assert len(documented) == 15
     assert {c.code for c in CASES} == documented
 
 
