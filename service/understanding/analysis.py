@@ -20,6 +20,8 @@ import Stemmer
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
+from .limits import WorkLimits
+
 STEMMER_NAMES = {"en": "english", "es": "spanish", "pt": "portuguese", "fr": "french", "de": "german"}
 LATIN_LANGS = tuple(STEMMER_NAMES)
 ENGLISH = "en"
@@ -277,7 +279,8 @@ class Analyzer:
     # --- tokens ------------------------------------------------------------------------------------
 
     def tokens(
-        self, text: str, hint: str | None = None, fix_typos: bool = True, lead: str | None = None
+        self, text: str, hint: str | None = None, fix_typos: bool = True, lead: str | None = None,
+        limits: WorkLimits = WorkLimits(),
     ) -> tuple[str | None, list[Token]]:
         """The query's language and its tokens.
 
@@ -286,17 +289,35 @@ class Analyzer:
         matched in every stream.
         """
         raws = split_tokens(normalize(text))
-        # The language comes from the words as written: corrections are made towards it.
-        lang = self.detect_language(split_tokens(normalize(lead)) if lead else raws, hint)
-        if not fix_typos:
+        if not fix_typos:  # the knowledge's own phrases, at start-up
+            lang = self.detect_language(raws, hint)
             return lang, [self._cached_token(word, lang) for word in raws]
+        # The language comes from the words as written (its first words): corrections are made towards it.
+        lang = self.detect_language((split_tokens(normalize(lead)) if lead else raws)[: 4 * limits.tokens], hint)
+        # Work caps of a query (limits.py): its first `tokens` words; a word too long to be a vocabulary word is
+        # kept as written; the first `corrections` words that could be typos are corrected, later ones are not.
+        raws = raws[: limits.tokens]
         # A word as written and the language -> its tokens (corrected, split): one lookup per word.
         cache = self._word_tokens
         out: list[Token] = []
+        corrections = limits.corrections
         for raw in raws:
-            tokens = cache.get((raw, lang))
+            hangul = is_hangul(raw)
+            if len(raw) > limits.word_chars:
+                if not hangul:
+                    cut = raw[: limits.word_chars]
+                    out.append(Token(cut, (cut,) * len(self.streams), None, False, False))
+                    continue
+                raw = raw[: 4 * limits.word_chars]  # Korean written without spaces: split, within bounds
+            fix = hangul or len(raw) < 5 or not raw.isalpha() or corrections > 0
+            if not hangul and len(raw) >= 5 and raw.isalpha():
+                corrections -= 1  # a word `correct` may look up (counted alike whether it is cached or not)
+            tokens = cache.get((raw, lang)) if fix else None
             if tokens is None:
-                parts = self.split_korean(raw) if is_hangul(raw) else self.split_compound(raw)
+                parts = self.split_korean(raw) if hangul else self.split_compound(raw)
+                if not fix:
+                    out.extend(self._cached_token(part, lang) for part in parts)
+                    continue
                 tokens = tuple(self._cached_token(self.correct(part, lang), lang) for part in parts)
                 cache.put((raw, lang), tokens)
             out.extend(tokens)

@@ -16,6 +16,7 @@ from ..content.models import Avoided, Content, Intent
 from .analysis import Analyzer, Bounded, Token, normalize, split_tokens
 from .extract import BUCKET_SIZES, Stated, stated_context
 from .lexicon import Aliases, Hit, Lexicon
+from .limits import WorkLimits, clip_lines
 from .logs import LogReading, looks_like_log, read_log
 
 MAX_QUERY_TOKENS = 160
@@ -209,14 +210,15 @@ def _postings(
 # --- understanding ---------------------------------------------------------------------------------
 
 
-def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understanding:
-    """Analyse a query or log; rank every target whose intent accepts it."""
+def understand(matcher: Matcher, text: str, hint: str | None = None, limits: WorkLimits = WorkLimits()) -> Understanding:
+    """Analyse a query or log; rank every target whose intent accepts it. `limits` caps the work (limits.py)."""
+    text = clip_lines(text, limits.log_lines)
     log = read_log(text)
     log_like = bool(log.signals) or looks_like_log(text)
     # A pasted log is mostly English whatever the user speaks: take the language from the first line.
     lead = text.strip().split("\n", 1)[0] if log_like else None
     prose = prose_of(text) if log_like else text
-    lang, tokens = matcher.analyzer.tokens(prose, hint, lead=lead)
+    lang, tokens = matcher.analyzer.tokens(prose, hint, lead=lead, limits=limits)
     tokens = tokens[:MAX_QUERY_TOKENS]
     hits = _unavoided(matcher.avoided, tokens, _outside_phrases(matcher, matcher.lexicon.spot(tokens, lang)))
     concepts = {h.concept for h in hits}
@@ -229,7 +231,7 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
         # bars, else what the user's own first line says.
         step = log.step
         if step is None:
-            _, lead_tokens = matcher.analyzer.tokens(lead, lang)
+            _, lead_tokens = matcher.analyzer.tokens(lead, lang, limits=limits)
             step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang), False).step
         stated = replace(stated, step=step)
     if stated.step is None:
