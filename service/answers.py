@@ -22,6 +22,7 @@ from .rendering.check import render_check
 from .rendering.diagnosis import render_plan, render_related, render_risk
 from .rendering.views import render_search_hit
 from .understanding.extract import as_context_fields
+from .understanding.limits import DEFAULT_LIMITS, WorkLimits
 from .understanding.matcher import Scored, Understanding, outcome, understand
 
 FALLBACK_MESSAGE = N_("The language {requested} is not available; this answer is in {served}.")
@@ -141,13 +142,14 @@ def answer_diagnosis(
     config: dict[str, Any] | None = None,
     config_yaml: str | None = None,
     thresholds: Thresholds = Thresholds(),
+    limits: WorkLimits = DEFAULT_LIMITS,
 ) -> dict[str, Any]:
     """The `POST /v1/diagnose` answer."""
     view = read_config(index, config, config_yaml)
     if not symptom and not (query and query.strip()) and view is None:
         raise MissingInput()
     lang = neg.lang
-    u = understand(index.matcher, query, lang) if query and query.strip() else None
+    u = understand(index.matcher, query, lang, limits) if query and query.strip() else None
     explicit = context.model_dump(exclude_none=True) if context else None
     from_config = view.context.model_dump(exclude_none=True) if view else None
     merged = _merge(_text_context(u) if u else None, from_config, explicit)
@@ -192,10 +194,10 @@ def answer_diagnosis(
 
 def answer_search(
     index: Index, catalogs: Catalogs, neg: Negotiated, query: str, limit: int,
-    thresholds: Thresholds = Thresholds(),
+    thresholds: Thresholds = Thresholds(), limits: WorkLimits = DEFAULT_LIMITS,
 ) -> dict[str, Any]:
     """The `GET /v1/search` answer: symptoms, FAQ entries, sections and steps, best first."""
-    u = understand(index.matcher, query, neg.lang)
+    u = understand(index.matcher, query, neg.lang, limits)
     ranked = list(u.ranked)
     best = ranked[0].score if ranked else 0.0
     second = ranked[1].score if len(ranked) > 1 else 0.0

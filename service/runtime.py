@@ -13,6 +13,7 @@ from .content.loader import load_content
 from .content.problems import ContentProblems
 from .index.build import Index, build_index
 from .settings import Settings
+from .understanding.limits import WorkLimits
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +21,12 @@ class Runtime:
     settings: Settings
     index: Index
     catalogs: Catalogs
+
+    @property
+    def limits(self) -> WorkLimits:
+        """The work caps of one text (understanding/limits.py), from the settings."""
+        s = self.settings
+        return WorkLimits(tokens=s.max_query_tokens, corrections=s.max_typo_candidates, log_lines=s.max_log_lines)
 
 
 @contextmanager

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from cachetools import LRUCache
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from ..catalogs import Catalogs
@@ -20,6 +21,7 @@ from .views import render_guide
 
 HERE = Path(__file__).resolve().parent
 GUIDE_ID = "gradient-checkpointing-oom"
+PAGE_TEMPLATES = ("base.html", "blocks.html", "guide.html", "troubleshoot.html")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,21 @@ def load_assets() -> dict[str, Asset]:
     return assets
 
 
+def check_templates() -> dict[str, str]:
+    """Every page template compiled once: its name -> the error, for those that do not compile (start-up check)."""
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+    broken = {}
+    for path in sorted((HERE / "templates").glob("*.html")):
+        try:
+            env.get_template(path.name)
+        except Exception as exc:  # TemplateSyntaxError, UnicodeDecodeError, OSError
+            broken[path.name] = f"{type(exc).__name__}: {exc}"
+    for name in PAGE_TEMPLATES:
+        if not (HERE / "templates" / name).is_file():
+            broken[name] = "missing"
+    return broken
+
+
 def _yaml(patch: Any) -> str:
     return yaml.safe_dump(patch, sort_keys=False, allow_unicode=True, default_flow_style=False).rstrip()
 
@@ -48,7 +65,9 @@ def _yaml(patch: Any) -> str:
 class Pages:
     """Renders the help pages for every language; built once at start-up."""
 
-    def __init__(self, index: Index, catalogs: Catalogs, assets: dict[str, Asset]) -> None:
+    def __init__(
+        self, index: Index, catalogs: Catalogs, assets: dict[str, Asset], cache_bytes: int = 8_388_608
+    ) -> None:
         self.index = index
         self.catalogs = catalogs
         self.assets = assets
@@ -61,7 +80,12 @@ class Pages:
         )
         self.env.globals["static"] = lambda name: f"/static/{name}?v={assets[name].version}"
         self.env.globals["yaml"] = _yaml
-        self._guides: dict[tuple[str, str, str], tuple[bytes, str]] = {}
+        # (language, guide, public base URL) -> page: the base URL comes from the Host header, so the cache is
+        # bounded in bytes and keyed by a digest of it.
+        self._guides: LRUCache[tuple[str, str, bytes], tuple[bytes, str]] = LRUCache(
+            maxsize=max(cache_bytes, 1), getsizeof=lambda page: len(page[0]) + 256
+        )
+        self._cache_bytes = cache_bytes
 
     def _common(self, lang: str, base_url: str, path_of: Callable[[str], str], page: str) -> dict[str, Any]:
         base = base_url.rstrip("/")
@@ -82,15 +106,14 @@ class Pages:
 
     def guide(self, lang: str, guide_id: str, base_url: str) -> tuple[bytes, str]:
         """The guide page, encoded, with its strong ETag; rendered once per (language, guide, public base
-        URL), a small set (bounded all the same)."""
-        key = (lang, guide_id, base_url)
+        URL) while it stays in the bounded cache."""
+        key = (lang, guide_id, hashlib.blake2b(base_url.encode("utf-8", "surrogateescape"), digest_size=16).digest())
         page = self._guides.get(key)
         if page is None:
             body = self._render_guide(lang, guide_id, base_url).encode("utf-8")
             page = (body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
-            if len(self._guides) >= 256:
-                self._guides.clear()
-            self._guides[key] = page
+            if len(body) + 256 <= self._cache_bytes:
+                self._guides[key] = page
         return page
 
     def _render_guide(self, lang: str, guide_id: str, base_url: str) -> str:

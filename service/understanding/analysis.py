@@ -20,7 +20,7 @@ import Stemmer
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
-from .limits import WorkLimits
+from .limits import DEFAULT_LIMITS, WorkLimits
 
 STEMMER_NAMES = {"en": "english", "es": "spanish", "pt": "portuguese", "fr": "french", "de": "german"}
 LATIN_LANGS = tuple(STEMMER_NAMES)
@@ -280,7 +280,7 @@ class Analyzer:
 
     def tokens(
         self, text: str, hint: str | None = None, fix_typos: bool = True, lead: str | None = None,
-        limits: WorkLimits = WorkLimits(),
+        limits: WorkLimits = DEFAULT_LIMITS,
     ) -> tuple[str | None, list[Token]]:
         """The query's language and its tokens.
 

@@ -28,3 +28,6 @@ def clip_lines(text: str, max_lines: int) -> str:
         return text
     lines = text.split("\n")
     return "\n".join([lines[0], *lines[len(lines) - max_lines + 1 :]])
+
+
+DEFAULT_LIMITS = WorkLimits()

@@ -16,7 +16,7 @@ from ..content.models import Avoided, Content, Intent
 from .analysis import Analyzer, Bounded, Token, normalize, split_tokens
 from .extract import BUCKET_SIZES, Stated, stated_context
 from .lexicon import Aliases, Hit, Lexicon
-from .limits import WorkLimits, clip_lines
+from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, looks_like_log, read_log
 
 MAX_QUERY_TOKENS = 160
@@ -210,7 +210,9 @@ def _postings(
 # --- understanding ---------------------------------------------------------------------------------
 
 
-def understand(matcher: Matcher, text: str, hint: str | None = None, limits: WorkLimits = WorkLimits()) -> Understanding:
+def understand(
+    matcher: Matcher, text: str, hint: str | None = None, limits: WorkLimits = DEFAULT_LIMITS
+) -> Understanding:
     """Analyse a query or log; rank every target whose intent accepts it. `limits` caps the work (limits.py)."""
     text = clip_lines(text, limits.log_lines)
     log = read_log(text)

@@ -99,7 +99,7 @@ async def troubleshoot_page(
             answer = answer_diagnosis(
                 runtime.index, runtime.catalogs, Negotiated(resolved, None, None),
                 symptom=symptom or None, query=q if q.strip() else None, context=context,
-                thresholds=thresholds_of(runtime),
+                thresholds=thresholds_of(runtime), limits=runtime.limits,
             )
         except RemedyError:
             errors["q"] = t("Unknown value.")
