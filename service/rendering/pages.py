@@ -126,13 +126,13 @@ class Pages:
 
     def troubleshoot(self, lang: str, base_url: str, form: dict[str, str], errors: dict[str, str],
                      answer: dict[str, Any] | None, query_string: str) -> str:
+        """The troubleshooter page. The query is shown once (in its text box): the alternate links are the bare
+        page, and only the language switcher carries `query_string` (the form, without a long free text)."""
         text = self.index.texts[lang]
-        context = self._common(
-            lang, base_url,
-            lambda code: f"/help/{code}/troubleshoot" + (f"?{query_string}" if query_string else ""),
-            "troubleshoot",
-        )
-        context["canonical"] = base_url.rstrip("/") + f"/help/{lang}/troubleshoot"
+        context = self._common(lang, base_url, lambda code: f"/help/{code}/troubleshoot", "troubleshoot")
+        if query_string:
+            for alt in context["alternates"]:
+                alt["switch"] += f"?{query_string}"
         t = context["t"]
         return self.env.get_template("troubleshoot.html").render(
             context,

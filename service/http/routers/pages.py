@@ -19,6 +19,7 @@ from ..responses import etag_matches, strong_etag
 
 router = APIRouter(tags=["help pages"])
 
+SWITCH_QUERY_CHARS = 300
 CSP = ("default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
@@ -103,9 +104,20 @@ async def troubleshoot_page(
             )
         except RemedyError:
             errors["q"] = t("Unknown value.")
-    query_string = urlencode({k: v for k, v in form.items() if v}) if any(form.values()) else ""
+    # The language switcher keeps the form; a long free text (a pasted log) is not copied into its six links.
+    carried = {k: v for k, v in form.items() if v and (k != "q" or len(v) <= SWITCH_QUERY_CHARS)}
+    query_string = urlencode(carried)
     html = pages.troubleshoot(resolved, str(request.base_url), form, errors, answer, query_string)
     return html_response(request, html, resolved, runtime.settings.cache_max_age)
+
+
+def _whole(raw: str) -> bool:
+    """ASCII digits only, at most 9: `str.isdigit` also accepts `²` or `٣`, which `int` then refuses or reads.
+
+    >>> _whole("12"), _whole("²"), _whole("٣"), _whole("1" * 10)
+    (True, False, False, False)
+    """
+    return raw.isascii() and raw.isdigit() and len(raw) <= 9
 
 
 def _read_form(
@@ -131,13 +143,13 @@ def _read_form(
     for name in ("batch_size", "num_frames"):
         raw = form[name].strip()
         if raw:
-            if raw.isdigit() and 1 <= int(raw) <= 100_000:
+            if _whole(raw) and 1 <= int(raw) <= 100_000:
                 values[name] = int(raw)
             else:
                 errors[name] = tr("Enter a whole number of at least 1.")
     sizes = form["resolutions"].replace(",", " ").split()
     if sizes:
-        if all(r.isdigit() and 64 <= int(r) <= 16_384 for r in sizes) and len(sizes) <= 32:
+        if len(sizes) <= 32 and all(_whole(r) and 64 <= int(r) <= 16_384 for r in sizes):
             values["resolutions"] = sorted({int(r) for r in sizes})
         else:
             errors["resolutions"] = tr("Enter sizes such as 512, 768, 1024.")
