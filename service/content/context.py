@@ -41,7 +41,9 @@ class Context(BaseModel):
     sampling_disabled: Switch | None = None
     low_vram: Switch | None = None
     quantize: Switch | None = None
-    step: Annotated[int, Field(ge=0, le=100_000_000, strict=True)] | None = Field(None, description="Step at which it failed.")
+    step: Annotated[int, Field(ge=0, le=100_000_000, strict=True)] | None = Field(
+        None, description="Step at which it failed."
+    )
     phase: Phase | None = Field(None, description="What the job was doing when it failed.")
 
 
