@@ -11,6 +11,8 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
+# `REMEDY_*` variables read by the test and benchmark tools, not by the service.
+TOOL_VARIABLES = frozenset({"REMEDY_CHROMIUM", "REMEDY_FUZZ_EXAMPLES"})
 
 
 class Settings(BaseSettings):
@@ -103,7 +105,7 @@ class Settings(BaseSettings):
     @classmethod
     def _no_unknown_variables(cls, data: Any) -> Any:
         """A misspelled `REMEDY_*` variable would be ignored silently: refuse it, naming the closest setting."""
-        known = {f"REMEDY_{name.upper()}" for name in cls.model_fields}
+        known = {f"REMEDY_{name.upper()}" for name in cls.model_fields} | TOOL_VARIABLES
         for variable in sorted(os.environ):
             if variable.upper().startswith("REMEDY_") and variable.upper() not in known:
                 close = difflib.get_close_matches(variable.upper(), sorted(known), n=1, cutoff=0.5)

@@ -9,6 +9,7 @@ from babel.messages.pofile import read_po
 
 from service import errors
 from service.catalogs import parse_accept_language
+from service.runtime import Runtime
 from service.settings import ROOT
 from tests.conftest import LANGS
 
@@ -43,3 +44,11 @@ def test_accept_language_parsing() -> None:
     assert parse_accept_language("de;q=0.2, ko, es;q=0") == ["ko", "de"]
     assert parse_accept_language("en;q=abc, pt") == ["pt"]
     assert parse_accept_language("") == []
+
+
+@pytest.mark.parametrize("tag", ["ES", "Es-mx", "PT-br"])
+def test_a_tag_in_any_case_gets_the_supported_code(runtime: Runtime, tag: str) -> None:
+    # Babel echoes the requested spelling (`ES`); the answer and its texts are looked up by the code (`es`).
+    neg = runtime.catalogs.negotiate(tag, None)
+    assert neg.lang == tag[:2].lower() and neg.fallback is None
+    assert runtime.catalogs.negotiate(None, tag).lang == tag[:2].lower()

@@ -85,7 +85,7 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
     """Render what is rendered once, then mark the app ready (`/readyz`)."""
     with gc_paused():
         app.state.content_cache = build_content_cache(runtime)
-        app.state.pages = Pages(runtime.index, runtime.catalogs, load_assets(), runtime.settings.page_cache_bytes)
+        app.state.pages = Pages(runtime.index, runtime.catalogs, load_assets(), app.state.settings.page_cache_bytes)
     app.state.runtime = runtime
     # The index is read-only from here on: keep it out of the cyclic GC's scans, so a collection during a
     # request costs the same whatever the size of the knowledge. (No collection first: start-up leaves no
