@@ -51,6 +51,12 @@ def load_yaml_text(text: str, max_chars: int = MAX_CHARS, max_nodes: int = MAX_N
     """Parse one YAML document into plain Python data, or raise a problem that says why not."""
     if len(text) > max_chars:
         raise PayloadTooLarge(limit=max_chars)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:  # half a surrogate pair (stdin read with surrogateescape...)
+            raise InvalidYaml(line="?", column="?", context_line="?",
+                              problem=f"character {exc.start} is not valid Unicode text") from None
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
