@@ -244,6 +244,7 @@ def main() -> int:
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--skip-http", action="store_true")
+    ap.add_argument("--skip-scaling", action="store_true")
     ap.add_argument("--cache-bytes", type=int, default=16_777_216,
                     help="REMEDY_RESPONSE_CACHE_BYTES of the server (0: off)")
     ap.add_argument("--port", type=int, default=0, help="loopback port of the server (default: any free one)")
@@ -255,7 +256,8 @@ def main() -> int:
             return 1
         print(f"response cache: {args.cache_bytes or 'off'}")
         http_bench(args.seconds, args.connections, args.cache_bytes, args.port)
-    scaling(args.rounds)
+    if not args.skip_scaling:
+        scaling(args.rounds)
     return 0
 
 

@@ -78,7 +78,7 @@ class Settings(BaseSettings):
         160, description="Words of a query or log analysed; the rest is not read."
     )
     max_typo_candidates: Annotated[int, Field(ge=0, le=10_000)] = Field(
-        48, description="Words of a query looked up for a typo correction; later unknown words stay as written."
+        32, description="Words of a query looked up for a typo correction; later unknown words stay as written."
     )
     max_log_lines: Annotated[int, Field(ge=16, le=1_000_000)] = Field(
         1000, description="Lines of a query or log read: its first line and the last ones."

@@ -32,6 +32,9 @@ ProblemWriter = Callable[[Scope, RemedyError], tuple[int, list[tuple[bytes, byte
 HEADER_OVERFLOW = "remedy.header_overflow"  # scope key the server protocol sets when it dropped headers
 OPERATIONS = frozenset({"/healthz", "/readyz", "/metrics"})
 RETRY_AFTER_SECONDS = 1
+BODY_SIZE = "remedy.body_size"  # scope key: bytes of the request body, once `BodyGuard` has read it
+HEAVY_BYTES = 8_192  # a typical request is a few hundred bytes; a pasted log a few KB
+LIGHT_FIRST_YIELDS = 3  # event-loop turns a large request gives to others before it computes
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
@@ -98,13 +101,19 @@ class RequestGuard:
 
 
 class ConcurrencyLimit:
-    """At most `max_concurrency` requests in flight in this worker; more get 503 with `Retry-After`."""
+    """At most `max_concurrency` requests in flight in this worker; more get 503 with `Retry-After`.
+
+    Large requests (a body or query string over `HEAVY_BYTES`: pasted logs, long configs) compute one at a
+    time, and each lets the event loop read and answer what arrived meanwhile before it starts: the work
+    caps bound what one costs (~10x a typical request), this bounds how many a normal request waits behind
+    (one), whatever the number of clients sending them."""
 
     def __init__(self, app: ASGIApp, settings: Settings, problem: ProblemWriter) -> None:
         self.app = app
         self.limit = settings.max_concurrency
         self.problem = problem
         self.in_flight = 0
+        self.heavy = asyncio.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] in OPERATIONS:
@@ -116,7 +125,13 @@ class ConcurrencyLimit:
             return
         self.in_flight += 1
         try:
-            await self.app(scope, receive, send)
+            if scope.get(BODY_SIZE, 0) > HEAVY_BYTES or len(scope.get("query_string", b"")) > HEAVY_BYTES:
+                async with self.heavy:
+                    for _ in range(LIGHT_FIRST_YIELDS):
+                        await asyncio.sleep(0)
+                    await self.app(scope, receive, send)
+            else:
+                await self.app(scope, receive, send)
         finally:
             self.in_flight -= 1
 
@@ -206,6 +221,7 @@ class BodyGuard:
                          ((b"connection", b"close"),))
             return
         body = b"".join(chunks)
+        scope[BODY_SIZE] = len(body)
         try:
             body.decode("utf-8")
         except UnicodeDecodeError:

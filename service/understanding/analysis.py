@@ -288,6 +288,8 @@ class Analyzer:
         `die` never reads as English `died`; a foreign word (an English term in a Korean sentence) is
         matched in every stream.
         """
+        if fix_typos:  # a query: its first `tokens` words are within its first `tokens x 64` characters
+            text = text[: limits.tokens * 64]
         raws = split_tokens(normalize(text))
         if not fix_typos:  # the knowledge's own phrases, at start-up
             lang = self.detect_language(raws, hint)

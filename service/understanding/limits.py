@@ -13,7 +13,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class WorkLimits:
     tokens: int = 160  # words analysed (split, corrected, stemmed) per text; the rest are not read
-    corrections: int = 48  # words per text looked up for a typo correction; later unknown words stay as written
+    corrections: int = 32  # words per text looked up for a typo correction; later unknown words stay as written
     word_chars: int = 48  # a longer token is no vocabulary word: taken as written, never split or corrected
     log_lines: int = 1_000  # lines of a text read: its first line (the user's own) and the last ones
 
