@@ -1,8 +1,8 @@
 """The response cache: computed answers are deterministic for a knowledge revision, so successful answers of
 the computed endpoints are kept in an LRU bounded in bytes (cachetools with `getsizeof`).
 
-The key is a digest of the normalized request: method, path, the query's parameters sorted, whether the body
-is JSON, the language negotiated from `Accept-Language` (never the raw header), and the body. So whatever a
+The key is a digest of the normalized request: method, path, query string, whether the body is JSON, the
+language negotiated from `Accept-Language` (never the raw header), and the body. So whatever a
 client sends, an entry costs a fixed 32-byte key plus the answer it holds, and the whole cache at most
 `REMEDY_RESPONSE_CACHE_BYTES`. A size of 0 turns it off.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 from typing import Any, NamedTuple
-from urllib.parse import parse_qsl
 
 from cachetools import LRUCache
 
@@ -32,8 +31,10 @@ def entry_size(entry: Entry) -> int:
     return len(entry.body) + sum(len(k) + len(v) + 64 for k, v in entry.headers) + ENTRY_OVERHEAD
 
 
-def _is_json(content_type: bytes | None) -> bool:
-    media = (content_type or b"").split(b";", 1)[0].strip().lower()
+def _is_json(content_type: bytes) -> bool:
+    if content_type == b"application/json":
+        return True
+    media = content_type.split(b";", 1)[0].strip().lower()
     return media == b"application/json" or (media.startswith(b"application/") and media.endswith(b"+json"))
 
 
@@ -48,21 +49,30 @@ class ResponseCache:
         self.max_entry = max(self.max_bytes // 16, 1)  # no single answer may take more than 1/16 of it
         self.metrics = metrics
         self.entries: LRUCache[bytes, Entry] = LRUCache(maxsize=max(self.max_bytes, 1), getsizeof=entry_size)
+        self._negotiated: dict[bytes, bytes] = {}  # short Accept-Language -> the language negotiated from it
 
     def key(self, scope: Scope, body: bytes) -> bytes | None:
         runtime = getattr(scope["app"].state, "runtime", None)
         if runtime is None:
             return None
-        headers = dict(scope.get("headers", ()))
-        neg = runtime.catalogs.negotiate(None, headers.get(b"accept-language", b"").decode("latin-1"))
-        query = sorted(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
-        digest = hashlib.blake2b(digest_size=32)
-        for part in (scope["method"], scope["path"], repr(query), str(_is_json(headers.get(b"content-type"))),
-                     neg.lang, neg.fallback or ""):
-            digest.update(part.encode("utf-8", "surrogateescape"))
-            digest.update(b"\0")
-        digest.update(body)
-        return digest.digest()
+        accept = content_type = b""
+        for name, value in scope.get("headers", ()):
+            if name == b"accept-language":
+                accept = value
+            elif name == b"content-type":
+                content_type = value
+        negotiated = self._negotiated.get(accept)
+        if negotiated is None:
+            neg = runtime.catalogs.negotiate(None, accept.decode("latin-1"))
+            negotiated = f"{neg.lang}\0{neg.fallback or ''}".encode("utf-8", "surrogateescape")
+            if len(accept) <= 64:  # the common headers, remembered; a memo bounded in entries and in key size
+                if len(self._negotiated) >= 256:
+                    self._negotiated.clear()
+                self._negotiated[accept] = negotiated
+        query = scope.get("query_string", b"")  # as sent: a reordered query is a miss, never a wrong answer
+        head = b"\0".join((scope["method"].encode(), scope["path"].encode("utf-8", "surrogateescape"), query,
+                           b"json" if _is_json(content_type) else b"other", negotiated))
+        return hashlib.blake2b(head + b"\0" + body, digest_size=32).digest()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.max_bytes == 0 or scope["type"] != "http" or (scope["method"], scope["path"]) not in self.CACHED:

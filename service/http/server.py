@@ -39,6 +39,9 @@ class GuardedHttpTools(HttpToolsProtocol):
     that every worker process loads it)."""
 
     _deadline: asyncio.TimerHandle | None = None
+    _timeout = 10.0
+    _max_bytes = 16_384
+    _max_count = 64
     _header_bytes = 0
     _header_count = 0
     _url_bytes = 0
@@ -46,6 +49,7 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
+        self._timeout, self._max_bytes, self._max_count = _limits()
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -54,7 +58,7 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def _arm(self) -> None:
         if self._deadline is None:
-            self._deadline = self.loop.call_later(_limits()[0], self._headers_late)
+            self._deadline = self.loop.call_later(self._timeout, self._headers_late)
 
     def _disarm(self) -> None:
         if self._deadline is not None:
@@ -82,10 +86,9 @@ class GuardedHttpTools(HttpToolsProtocol):
         super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
-        _, max_bytes, max_count = _limits()
         self._header_count += 1
         self._header_bytes += len(name) + len(value) + 4
-        if self._header_count > max_count or self._header_bytes > max_bytes:
+        if self._header_count > self._max_count or self._header_bytes > self._max_bytes:
             self._overflow = True  # stop storing them; the app answers 431
             return
         super().on_header(name, value)
@@ -94,8 +97,8 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._disarm()
         if self.transport.is_closing():
             return
-        if self._overflow:
-            self.scope[HEADER_OVERFLOW] = True  # type: ignore[literal-required]
+        # The guard reads the verdict instead of measuring the headers again.
+        self.scope[HEADER_OVERFLOW] = self._overflow  # type: ignore[literal-required]
         super().on_headers_complete()
 
 
