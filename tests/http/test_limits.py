@@ -1,11 +1,12 @@
 """What one request may take from a worker (issue 13), in process: headers, bodies, concurrency, caches in
-bytes, HEAD, readiness while draining, the start-up pre-check. The same over a real socket: tests/test_attacks.py."""
+bytes, HEAD, readiness while draining, the start-up pre-check. The same over a real socket: test_attacks.py."""
 
 from __future__ import annotations
 
 import asyncio
 import shutil
 from collections.abc import MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,12 @@ def test_every_get_route_answers_head_without_a_body(client: TestClient) -> None
 # --- bodies and concurrency ---------------------------------------------------------------------------------------
 
 
+def run_async(coro: Any) -> Any:
+    """`asyncio.run` in a thread of its own: the browser tests leave an event loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def call(app: Any, scope: dict[str, Any], chunks: list[tuple[float, bytes, bool]]) -> list[Message]:
     """Drive an ASGI app directly: each chunk is (delay before it, bytes, more_body)."""
     sent: list[Message] = []
@@ -103,7 +110,7 @@ def call(app: Any, scope: dict[str, Any], chunks: list[tuple[float, bytes, bool]
     async def send(message: Message) -> None:
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    run_async(app(scope, receive, send))
     return sent
 
 
@@ -160,7 +167,7 @@ def test_requests_past_the_concurrency_limit_get_503_with_retry_after(runtime: R
         await asyncio.gather(*tasks)
         return statuses
 
-    statuses = asyncio.run(scenario())
+    statuses = run_async(scenario())
     assert sorted(statuses) == [200, 200, 200, 503]
     assert limit.in_flight == 0
 
