@@ -13,7 +13,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 ROOT = Path(__file__).resolve().parent.parent
 # `REMEDY_*` variables read by the test and benchmark tools, not by the service.
 TOOL_VARIABLES = frozenset({"REMEDY_CHROMIUM", "REMEDY_FUZZ_EXAMPLES", "REMEDY_CONTRACT_EXAMPLES",
-                            "REMEDY_REQUIRE_BROWSER", "REMEDY_CI_IMAGE_PORT", "REMEDY_CI_WHEEL_PORT"})
+                            "REMEDY_REQUIRE_BROWSER", "REMEDY_CI_IMAGE_PORT", "REMEDY_CI_WHEEL_PORT",
+                            "REMEDY_TEST_PORTS"})
 
 
 class Settings(BaseSettings):

@@ -30,9 +30,16 @@ HOST = "127.0.0.1"
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
+    """A free loopback port: the first free one of `REMEDY_TEST_PORTS` (`8130-8139`) when set, else any."""
+    low, _, high = os.environ.get("REMEDY_TEST_PORTS", "0-0").partition("-")
+    for port in range(int(low), int(high or low) + 1):
+        with socket.socket() as s:
+            try:
+                s.bind((HOST, port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    raise RuntimeError("no free port in REMEDY_TEST_PORTS")
 
 
 def rss_mb(pid: int) -> float:

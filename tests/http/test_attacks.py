@@ -4,7 +4,6 @@ behaviour, and memory bounds loose enough not to depend on the machine."""
 
 from __future__ import annotations
 
-import random
 import signal
 import sys
 import threading
@@ -19,6 +18,7 @@ from tests.attacks import (
     Server,
     big_header,
     config_body,
+    free_port,
     long_url,
     many_headers,
     slow_bodies,
@@ -109,7 +109,7 @@ def test_a_worker_that_cannot_become_ready_exits_non_zero(tmp_path: Path) -> Non
     knowledge = tmp_path / "knowledge"
     knowledge.mkdir()
     argv = [sys.executable, "-m", "uvicorn", "service.http.app:serve_app", "--factory", "--host", "127.0.0.1"]
-    port = random.Random().randrange(20_000, 60_000)
+    port = free_port()
     s = start_server({"REMEDY_KNOWLEDGE_DIR": str(knowledge)}, port=port, argv=[*argv, "--port", str(port)],
                      wait=False)
     try:
