@@ -150,7 +150,7 @@ def scaled_content(content: Any, copies: int) -> Any:
     """The knowledge plus `copies - 1` synthetic copies of every symptom, each with its own concepts, features,
     words, titles and phrasings in every language: new topics, which real queries about this guide do not
     touch (the checks are skipped: the copies reuse the plans and texts of the originals)."""
-    from service.content.models import Intent, Symptom, SymptomText, Vocabulary
+    from remedy.content.models import Intent, Symptom, SymptomText, Vocabulary
 
     intents = dict(content.intents.targets)
     symptoms = list(content.symptoms)
@@ -208,11 +208,11 @@ def scaled_content(content: Any, copies: int) -> Any:
 
 
 def scaling(rounds: int) -> None:
-    from service.answers import answer_diagnosis
-    from service.catalogs import Catalogs, Negotiated
-    from service.content.loader import load_content
-    from service.index.build import build_index
-    from service.settings import Settings
+    from remedy.answers import answer_diagnosis
+    from remedy.catalogs import Catalogs, Negotiated
+    from remedy.content.loader import load_content
+    from remedy.index.build import build_index
+    from remedy.settings import Settings
 
     settings = Settings()
     content = load_content(settings.knowledge_dir)

@@ -28,8 +28,8 @@ def percentile(values: list[float], p: float) -> float:
 
 
 _START = (
-    "import time; t = time.perf_counter(); from service.http.app import create_app; "
-    "from service.settings import Settings; create_app(Settings()); print((time.perf_counter() - t) * 1000)"
+    "import time; t = time.perf_counter(); from remedy.http.app import create_app; "
+    "from remedy.settings import Settings; create_app(Settings()); print((time.perf_counter() - t) * 1000)"
 )
 
 
@@ -52,8 +52,8 @@ def main() -> int:
     starts = sorted(_start_once() for _ in range(args.starts))
 
     t0 = time.perf_counter()
-    from service.http.app import create_app
-    from service.settings import Settings
+    from remedy.http.app import create_app
+    from remedy.settings import Settings
 
     t_import = time.perf_counter() - t0
     t1 = time.perf_counter()
@@ -62,8 +62,8 @@ def main() -> int:
     runtime = app.state.runtime
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    from service.answers import answer_diagnosis, answer_search
-    from service.catalogs import Negotiated
+    from remedy.answers import answer_diagnosis, answer_search
+    from remedy.catalogs import Negotiated
 
     items = yaml.safe_load(args.queries.read_text(encoding="utf-8"))
     queries = [(i["q"], i["lang"]) for i in items]

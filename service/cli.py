@@ -79,7 +79,7 @@ def _serve(args: argparse.Namespace) -> int:
     # worker that cannot build it exits.)
     precheck(settings)
     uvicorn.run(
-        "service.http.app:serve_app",
+        "remedy.http.app:serve_app",
         factory=True,
         access_log=False,  # the app writes one JSON line per request, with its request id
         host=settings.host,

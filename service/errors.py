@@ -1,7 +1,7 @@
 """One exception hierarchy for every layer. Each class carries its HTTP status and a stable code.
 
 Titles and details are English gettext message ids; the HTTP layer translates them with the
-catalogs under `locales/` (see `service.catalogs`). An expected absence (no match) is a result,
+catalogs under `locales/` (see `remedy.catalogs`). An expected absence (no match) is a result,
 never an exception.
 """
 

@@ -80,7 +80,7 @@ def start_server(env: dict[str, str] | None = None, port: int | None = None, arg
     log = log or Path(os.environ.get("TMPDIR", "/tmp")) / f"remedy-attack-{port}.log"
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("REMEDY_")}
     full_env.update({"REMEDY_LOG_LEVEL": "warning", "REMEDY_PORT": str(port), "REMEDY_HOST": HOST, **(env or {})})
-    command = argv or [sys.executable, "-m", "service.cli", "serve"]
+    command = argv or [sys.executable, "-m", "remedy.cli", "serve"]
     with log.open("wb") as out:
         proc = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT,
                                 start_new_session=True)

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from service.http.app import create_app
-from service.index.build import Index
-from service.runtime import Runtime, load_runtime
-from service.settings import ROOT, Settings
+from remedy.http.app import create_app
+from remedy.index.build import Index
+from remedy.runtime import Runtime, load_runtime
+from remedy.settings import ROOT, Settings
 
 SHARED = ROOT.parent / "shared"
 SEEDS = SHARED / "seeds"

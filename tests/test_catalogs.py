@@ -7,10 +7,10 @@ import gettext
 import pytest
 from babel.messages.pofile import read_po
 
-from service import errors
-from service.catalogs import parse_accept_language
-from service.runtime import Runtime
-from service.settings import ROOT
+from remedy import errors
+from remedy.catalogs import parse_accept_language
+from remedy.runtime import Runtime
+from remedy.settings import ROOT
 from tests.conftest import LANGS
 
 LOCALES = ROOT / "locales"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from service.cli import main
+from remedy.cli import main
 
 
 def test_validate_reports_full_coverage(capsys: pytest.CaptureFixture[str]) -> None:
@@ -22,7 +22,7 @@ def test_validate_fails_on_broken_knowledge(tmp_path: Path, monkeypatch: pytest.
                                             capsys: pytest.CaptureFixture[str]) -> None:
     import shutil
 
-    from service.settings import ROOT
+    from remedy.settings import ROOT
 
     shutil.copytree(ROOT / "knowledge", tmp_path / "k")
     steps = tmp_path / "k" / "text" / "de" / "steps.yaml"

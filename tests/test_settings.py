@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from service.settings import ROOT, Settings
+from remedy.settings import ROOT, Settings
 
 
 def test_every_setting_is_documented() -> None:

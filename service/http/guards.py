@@ -1,7 +1,7 @@
 """Pure ASGI middleware that bounds what one request may take from a worker (issue 13).
 
 - `RequestGuard`: headers over `REMEDY_MAX_HEADER_BYTES` / `REMEDY_MAX_HEADERS` -> 431 (the server protocol of
-  `service.http.server` stops storing them at the limit and flags the request; without it, the guard measures
+  `remedy.http.server` stops storing them at the limit and flags the request; without it, the guard measures
   the headers itself); HEAD answered as the GET it is, without a body; operations routes pass first.
 - `ConcurrencyLimit`: at most `REMEDY_MAX_CONCURRENCY` requests in flight, more get 503 `overloaded` with
   `Retry-After`; liveness, readiness and metrics are never refused.
@@ -74,7 +74,7 @@ class RequestGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        overflow = scope.get(HEADER_OVERFLOW)  # set by the server protocol (service.http.server), else measured here
+        overflow = scope.get(HEADER_OVERFLOW)  # set by the server protocol (remedy.http.server), else measured here
         if overflow is None:
             overflow = headers_exceed(scope.get("headers", []), self.max_bytes, self.max_count)
         if overflow:

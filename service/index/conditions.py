@@ -2,7 +2,7 @@
 
 A condition is a mapping of field -> {operator: operand}; every entry must hold. `any: [cond, …]` and
 `all: [cond, …]` combine conditions. Fields are the context's own fields plus the derived facts of
-`service.content.context.DERIVED_FIELDS`. An unknown (None) field satisfies no comparison except
+`remedy.content.context.DERIVED_FIELDS`. An unknown (None) field satisfies no comparison except
 `ne`, `not_in` and `unknown`, so `gradient_checkpointing: {ne: true}` means "off or not known".
 
 >>> pred = compile_condition({"batch_size": {"gte": 2}})

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from service.http.app import create_app
-from service.runtime import Runtime
+from remedy.http.app import create_app
+from remedy.runtime import Runtime
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = os.environ.get("REMEDY_CHROMIUM", "/usr/bin/chromium")

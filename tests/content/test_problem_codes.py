@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 import yaml
 
-from service.content import problems as problems_module
-from service.content.checks import check_content
-from service.content.loader import load_content
-from service.content.problems import ContentProblems, Problem
-from service.index.build import build_index
-from service.settings import Settings
+from remedy.content import problems as problems_module
+from remedy.content.checks import check_content
+from remedy.content.loader import load_content
+from remedy.content.problems import ContentProblems, Problem
+from remedy.index.build import build_index
+from remedy.settings import Settings
 from tests.conftest import LANGS
 
 KNOWLEDGE = Settings().knowledge_dir

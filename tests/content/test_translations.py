@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.content.checks import check_content
-from service.content.loader import load_content
-from service.content.models import Content, LanguageText
-from service.settings import Settings
+from remedy.content.checks import check_content
+from remedy.content.loader import load_content
+from remedy.content.models import Content, LanguageText
+from remedy.settings import Settings
 from tests.conftest import LANGS
 
 TRANSLATIONS = [lang for lang in LANGS if lang != "en"]

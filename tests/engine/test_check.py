@@ -1,7 +1,7 @@
 """Config check (PRODUCT.md §5, §6): findings with their config path, value, safer value and step, and the risk.
 
 Configs are the shared AI Toolkit examples, read in place and mutated as dicts; they go through
-`service.answers.read_config` (which passes the legacy-flag mapping, `is_flux` -> flux) and `check_job`.
+`remedy.answers.read_config` (which passes the legacy-flag mapping, `is_flux` -> flux) and `check_job`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from service.answers import read_config
-from service.engine.check import SEVERITY_ORDER, ConfigCheck, Finding, check_job
-from service.index.build import Index
+from remedy.answers import read_config
+from remedy.engine.check import SEVERITY_ORDER, ConfigCheck, Finding, check_job
+from remedy.index.build import Index
 from tests.aitk import CHROMA, FLEX, FLUX, PUBLISHED, QWEN, WAN, Mutation, Process, dataset, load_config, model, train
 
 TRAIN = "config.process[0].train"

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from service.content.context import Context
-from service.engine.plan import plan_symptom
-from service.errors import UnknownModelFamily, UnknownSymptom
-from service.index.build import Index
+from remedy.content.context import Context
+from remedy.engine.plan import plan_symptom
+from remedy.errors import UnknownModelFamily, UnknownSymptom
+from remedy.index.build import Index
 
 OOM = ("oom-early-steps", "oom-during-sampling", "oom-bucket-spike", "oom-general")
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from service.content.context import Context
-from service.engine.risk import assess_risk
-from service.index.build import Index
+from remedy.content.context import Context
+from remedy.engine.risk import assess_risk
+from remedy.index.build import Index
 
 OFF: dict[str, Any] = {"gradient_checkpointing": False}
 

@@ -108,7 +108,7 @@ def test_a_worker_that_cannot_become_ready_exits_non_zero(tmp_path: Path) -> Non
     # Run the worker directly (no pre-check): the knowledge is loaded after binding and fails.
     knowledge = tmp_path / "knowledge"
     knowledge.mkdir()
-    argv = [sys.executable, "-m", "uvicorn", "service.http.app:serve_app", "--factory", "--host", "127.0.0.1"]
+    argv = [sys.executable, "-m", "uvicorn", "remedy.http.app:serve_app", "--factory", "--host", "127.0.0.1"]
     port = free_port()
     s = start_server({"REMEDY_KNOWLEDGE_DIR": str(knowledge)}, port=port, argv=[*argv, "--port", str(port)],
                      wait=False)
@@ -121,7 +121,7 @@ def test_a_worker_that_cannot_become_ready_exits_non_zero(tmp_path: Path) -> Non
 def test_serve_refuses_to_start_on_a_corrupt_catalog(tmp_path: Path) -> None:
     import shutil
 
-    from service.settings import ROOT
+    from remedy.settings import ROOT
 
     locales = tmp_path / "locales"
     shutil.copytree(ROOT / "locales", locales)

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from service.http.app import create_app
+from remedy.http.app import create_app
 
 EXAMPLES = int(os.environ.get("REMEDY_FUZZ_EXAMPLES", "30"))
 

@@ -14,12 +14,12 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
-from service.content.problems import ContentProblems
-from service.http.app import create_app, precheck
-from service.http.cache import ResponseCache
-from service.http.guards import ConcurrencyLimit
-from service.runtime import Runtime
-from service.settings import Settings
+from remedy.content.problems import ContentProblems
+from remedy.http.app import create_app, precheck
+from remedy.http.cache import ResponseCache
+from remedy.http.guards import ConcurrencyLimit
+from remedy.runtime import Runtime
+from remedy.settings import Settings
 
 Message = MutableMapping[str, Any]
 
@@ -173,7 +173,7 @@ def test_requests_past_the_concurrency_limit_get_503_with_retry_after(runtime: R
 
 
 def _problem_of(app: Any) -> Any:
-    from service.http.problems import asgi_problem
+    from remedy.http.problems import asgi_problem
 
     return asgi_problem
 

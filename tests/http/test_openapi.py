@@ -6,7 +6,7 @@ import json
 
 from fastapi.testclient import TestClient
 
-from service.settings import ROOT
+from remedy.settings import ROOT
 
 
 def test_checked_in_openapi_matches_live(client: TestClient) -> None:

@@ -8,9 +8,9 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from service.http.app import create_app
-from service.runtime import Runtime
-from service.settings import Settings
+from remedy.http.app import create_app
+from remedy.runtime import Runtime
+from remedy.settings import Settings
 
 
 def test_body_over_the_limit_is_413(client: TestClient) -> None:
@@ -50,7 +50,7 @@ def test_brackets_inside_strings_do_not_count(client: TestClient) -> None:
 def test_unexpected_exception_is_a_500_problem_without_internals(
     runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from service.http.routers import diagnose
+    from remedy.http.routers import diagnose
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
@@ -126,7 +126,7 @@ def test_bad_cors_setting_is_refused() -> None:
 
 
 def test_json_log_line_carries_the_request_id(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
-    from service.http.middleware import JsonFormatter
+    from remedy.http.middleware import JsonFormatter
 
     with caplog.at_level("INFO", logger="remedy.access"):
         client.get("/healthz", headers={"X-Request-ID": "log-me"})

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from service import errors
+from remedy import errors
 
 BAD = [
     ("empty", b"", "empty-body", 400),

@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.errors import RemedyError
-from service.index.build import Index
-from service.jobconfig.reader import read_job
-from service.jobconfig.yamltext import load_yaml_text
+from remedy.errors import RemedyError
+from remedy.index.build import Index
+from remedy.jobconfig.reader import read_job
+from remedy.jobconfig.yamltext import load_yaml_text
 
 EXAMPLES = int(os.environ.get("REMEDY_FUZZ_EXAMPLES", "60"))
 BOUNDED = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from service.index.conditions import ConditionError, compile_condition, condition_fields
+from remedy.index.conditions import ConditionError, compile_condition, condition_fields
 
 CASES = [
     ({"batch_size": {"eq": 2}}, {"batch_size": 2}, True),

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 import yaml
 
-from service.answers import read_config
-from service.engine.facts import resolve_context
-from service.errors import (
+from remedy.answers import read_config
+from remedy.engine.facts import resolve_context
+from remedy.errors import (
     InvalidConfig,
     InvalidYaml,
     NotATrainingJob,
@@ -25,9 +25,9 @@ from service.errors import (
     YamlTooComplex,
     YamlUnsafeTag,
 )
-from service.index.build import Index
-from service.jobconfig.reader import JobView, read_job
-from service.jobconfig.yamltext import MAX_CHARS, load_yaml_text
+from remedy.index.build import Index
+from remedy.jobconfig.reader import JobView, read_job
+from remedy.jobconfig.yamltext import MAX_CHARS, load_yaml_text
 from tests.aitk import EXTRACT, FLUX, OMNIGEN2, QWEN, WAN, Mutation, Process, config_text, dataset, load_config
 
 GC_PATH = "config.process[0].train.gradient_checkpointing"

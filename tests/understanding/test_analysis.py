@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from service.index.build import Index
-from service.understanding.analysis import is_hangul, normalize, split_tokens, stem, strip_korean
-from service.understanding.matcher import understand
+from remedy.index.build import Index
+from remedy.understanding.analysis import is_hangul, normalize, split_tokens, stem, strip_korean
+from remedy.understanding.matcher import understand
 
 
 def concepts(index: Index, text: str, hint: str | None = None) -> set[str]:
@@ -174,7 +174,7 @@ def test_no_one_word_vocabulary_entry_stems_like_a_frequent_word(index: Index, l
     # `speichern` (to save) to `speich`, like `Speicher` (memory). Such an entry would fire on almost every query.
     from collections import Counter
 
-    from service.understanding.matcher import _all_text
+    from remedy.understanding.matcher import _all_text
 
     text = index.content.texts[lang]
     counts: Counter[str] = Counter()

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from service.index.build import Index
-from service.understanding.matcher import outcome, understand
+from remedy.index.build import Index
+from remedy.understanding.matcher import outcome, understand
 
 
 def stated(index: Index, text: str, lang: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from service.understanding.logs import MAX_CHARS, LogReading, looks_like_log, read_log
+from remedy.understanding.logs import MAX_CHARS, LogReading, looks_like_log, read_log
 
 KNOWLEDGE = Path(__file__).resolve().parents[2] / "knowledge"
 LANGS = ("en", "es", "pt", "fr", "de", "ko")
