@@ -24,6 +24,7 @@ from .rendering.fill import fill
 from .rendering.views import render_search_hit, render_topic
 from .understanding.caches import NO_CACHE, Caches
 from .understanding.extract import as_context_fields
+from .understanding.limits import DEFAULT_LIMITS, WorkLimits
 from .understanding.matcher import Scored, Understanding, outcome, understand
 
 FALLBACK_MESSAGE = N_("The language {requested} is not available; this answer is in {served}.")
@@ -268,13 +269,14 @@ def answer_diagnosis(
     config_yaml: str | None = None,
     thresholds: Thresholds = Thresholds(),
     caches: Caches = NO_CACHE,
+    limits: WorkLimits = DEFAULT_LIMITS,
 ) -> dict[str, Any]:
     """The `POST /v1/diagnose` answer (`caches`: the runtime's memo tables of free-text understanding)."""
     view = read_config(index, config, config_yaml)
     if not symptom and not (query and query.strip()) and view is None:
         raise MissingInput()
     lang = neg.lang
-    u = understand(index.matcher, query, lang, caches) if query and query.strip() else None
+    u = understand(index.matcher, query, lang, caches, limits) if query and query.strip() else None
     explicit = context.model_dump(exclude_none=True) if context else None
     from_config = view.context.model_dump(exclude_none=True) if view else None
     merged, layer_conflicts = _merge(text=_text_context(u) if u else None, config=from_config, context=explicit)
@@ -305,10 +307,10 @@ def answer_diagnosis(
 
 def answer_search(
     index: Index, catalogs: Catalogs, neg: Negotiated, query: str, limit: int,
-    thresholds: Thresholds = Thresholds(), caches: Caches = NO_CACHE,
+    thresholds: Thresholds = Thresholds(), caches: Caches = NO_CACHE, limits: WorkLimits = DEFAULT_LIMITS,
 ) -> dict[str, Any]:
     """The `GET /v1/search` answer: symptoms, FAQ entries, sections and steps, best first."""
-    u = understand(index.matcher, query, neg.lang, caches)
+    u = understand(index.matcher, query, neg.lang, caches, limits)
     ranked = list(u.ranked)
     best = ranked[0].score if ranked else 0.0
     second = ranked[1].score if len(ranked) > 1 else 0.0

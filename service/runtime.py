@@ -14,6 +14,7 @@ from .content.problems import ContentProblems
 from .index.build import Index, build_index
 from .settings import Settings
 from .understanding.caches import Caches
+from .understanding.limits import WorkLimits
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +23,12 @@ class Runtime:
     index: Index
     catalogs: Catalogs
     caches: Caches  # what understanding remembers between requests (the index stays read-only)
+
+    @property
+    def limits(self) -> WorkLimits:
+        """The work caps of one text (understanding/limits.py), from the settings."""
+        s = self.settings
+        return WorkLimits(tokens=s.max_query_tokens, corrections=s.max_typo_candidates, log_lines=s.max_log_lines)
 
 
 @contextmanager

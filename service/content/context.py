@@ -13,8 +13,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 Phase = Literal["loading", "caching", "sampling", "training", "saving"]
-PositiveInt = Annotated[int, Field(ge=1, le=1_000_000)]
-Resolution = Annotated[int, Field(ge=64, le=16_384)]
+# Strict: a request's `true` or `"2"` is not taken as a number, nor `1` or `"yes"` as a switch (issue 13).
+PositiveInt = Annotated[int, Field(ge=1, le=1_000_000, strict=True)]
+Resolution = Annotated[int, Field(ge=64, le=16_384, strict=True)]
+Switch = Annotated[bool, Field(strict=True)]
 
 
 class Context(BaseModel):
@@ -24,24 +26,26 @@ class Context(BaseModel):
 
     model_family: str | None = Field(None, description="Model family id: z-image, qwen-edit, flux or other.")
     model_arch: str | None = Field(None, max_length=100, description="AI Toolkit `model.arch`, e.g. `zimage:turbo`.")
-    gradient_checkpointing: bool | None = Field(None, description="`train.gradient_checkpointing`.")
+    gradient_checkpointing: Switch | None = Field(None, description="`train.gradient_checkpointing`.")
     batch_size: PositiveInt | None = Field(None, description="Effective batch size.")
     gradient_accumulation: PositiveInt | None = None
     resolutions: tuple[Resolution, ...] | None = Field(
         None, max_length=32, description="Resolution buckets, e.g. [512, 768, 1024]."
     )
     num_frames: PositiveInt | None = Field(None, description="Frames per sample; more than 1 means video.")
-    control_images: Annotated[int, Field(ge=0, le=64)] | None = Field(
+    control_images: Annotated[int, Field(ge=0, le=64, strict=True)] | None = Field(
         None, description="Conditioning (control) images per sample."
     )
     sample_width: PositiveInt | None = None
     sample_height: PositiveInt | None = None
     sample_steps: PositiveInt | None = None
     sample_every: PositiveInt | None = None
-    sampling_disabled: bool | None = None
-    low_vram: bool | None = None
-    quantize: bool | None = None
-    step: Annotated[int, Field(ge=0, le=100_000_000)] | None = Field(None, description="Step at which it failed.")
+    sampling_disabled: Switch | None = None
+    low_vram: Switch | None = None
+    quantize: Switch | None = None
+    step: Annotated[int, Field(ge=0, le=100_000_000, strict=True)] | None = Field(
+        None, description="Step at which it failed."
+    )
     phase: Phase | None = Field(None, description="What the job was doing when it failed.")
 
 

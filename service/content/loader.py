@@ -65,11 +65,18 @@ class _Reader:
             self.problems.append(Problem(rel, "", "file-missing", "required file is missing"))
             return None
         try:
-            return yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
         except yaml.constructor.ConstructorError as exc:
             self.problems.append(Problem(rel, _mark(exc), "duplicate-key", str(exc.problem)))
         except yaml.YAMLError as exc:
             self.problems.append(Problem(rel, _mark(exc), "yaml-syntax", str(getattr(exc, "problem", exc))))
+        except UnicodeDecodeError as exc:
+            self.problems.append(Problem(rel, f"byte {exc.start}", "yaml-syntax", "the file is not UTF-8 text"))
+        else:
+            if isinstance(data, dict | list):
+                return data
+            shown = "nothing" if data is None else f"a single {type(data).__name__}"
+            self.problems.append(Problem(rel, "", "empty-file", f"the file holds {shown}, not a mapping or a list"))
         return None
 
     def model(self, rel: str, adapter: TypeAdapter[T]) -> T | None:

@@ -4,6 +4,7 @@ Codes (each has a failing fixture in tests/content/):
   yaml-syntax           the file is not valid YAML
   duplicate-key         a mapping repeats a key
   file-missing          a required file is absent
+  empty-file            a file is empty or holds a single value, not a mapping or a list
   schema                the data does not fit the model (wrong type, unknown key, bad id)
   duplicate-id          two entries share an id
   dangling-reference    an id points at nothing

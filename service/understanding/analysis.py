@@ -19,6 +19,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from .caches import NO_CACHE, Caches
+from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import fold, is_hangul, normalize, split_tokens
 from .profiles import Profile
 
@@ -205,6 +206,7 @@ class Analyzer:
     def tokens(
         self, text: str, hint: str | None = None, fix_typos: bool = True, lead: str | None = None,
         c: Caches = NO_CACHE,
+        limits: WorkLimits = DEFAULT_LIMITS,
     ) -> tuple[str | None, list[Token]]:
         """The query's language and its tokens.
 
@@ -212,18 +214,41 @@ class Analyzer:
         `die` never reads as English `died`; a foreign word (an English term in a Korean sentence) is
         matched in every stream.
         """
+        if fix_typos:  # a query: its first `tokens` words are within its first `tokens x 64` characters
+            text = text[: limits.tokens * 64]
         raws = split_tokens(normalize(text))
-        # The language comes from the words as written: corrections are made towards it.
-        lang = self.detect_language(split_tokens(normalize(lead)) if lead else raws, hint)
-        if not fix_typos:
+        if not fix_typos:  # the knowledge's own phrases, at start-up
+            lang = self.detect_language(raws, hint)
             return lang, [self._cached_token(word, lang, c) for word in raws]
+        # The language comes from the words as written (its first words): corrections are made towards it.
+        lang = self.detect_language((split_tokens(normalize(lead)) if lead else raws)[: 4 * limits.tokens], hint)
+        # Work caps of a query (limits.py): its first `tokens` words; a word too long to be a vocabulary word is
+        # kept as written; the first `corrections` words that could be typos are corrected, later ones are not.
+        raws = raws[: limits.tokens]
         # A word as written and the language -> its tokens (corrected, split): one lookup per word.
         cache = c.word_tokens
         out: list[Token] = []
+        corrections = limits.corrections
         for raw in raws:
-            tokens = cache.get((raw, lang))
+            hangul = is_hangul(raw)
+            if len(raw) > limits.word_chars:
+                if not hangul:
+                    cut = raw[: limits.word_chars]
+                    out.append(Token(cut, (cut,) * len(self.streams), None, False, False))
+                    continue
+                raw = raw[: 4 * limits.word_chars]  # Korean written without spaces: split, within bounds
+            # A word `correct` would look up: not Korean, long enough, letters only, no vocabulary word (a
+            # vocabulary word costs nothing to correct, so a long post of real words keeps its budget).
+            lookup = not hangul and len(raw) >= 5 and raw.isalpha() and raw not in self.all_known
+            fix = not lookup or corrections > 0
+            if lookup:
+                corrections -= 1  # counted alike whether it is cached or not
+            tokens = cache.get((raw, lang)) if fix else None
             if tokens is None:
-                parts = self.split_korean(raw) if is_hangul(raw) else self.split_compound(raw, c)
+                parts = self.split_korean(raw) if hangul else self.split_compound(raw, c)
+                if not fix:
+                    out.extend(self._cached_token(part, lang, c) for part in parts)
+                    continue
                 tokens = tuple(self._cached_token(self.correct(part, lang, c), lang, c) for part in parts)
                 cache.put((raw, lang), tokens)
             out.extend(tokens)

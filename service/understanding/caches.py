@@ -38,15 +38,22 @@ def estimate_bytes(obj: object) -> int:
     >>> estimate_bytes(("ab", 1)) == sys.getsizeof(("ab", 1)) + sys.getsizeof("ab") + sys.getsizeof(1)
     True
     """
-    size = sys.getsizeof(obj)
-    if isinstance(obj, str | int | float | bool) or obj is None:
-        return size
+    kind = type(obj)
+    if kind in _SCALARS:
+        return _getsizeof(obj)
+    size = _getsizeof(obj)
     if isinstance(obj, tuple | list | frozenset | set):
-        return size + sum(estimate_bytes(item) for item in obj)
+        for item in obj:  # scalars inline: this runs on every cache miss, for every word of a query
+            size += _getsizeof(item) if type(item) in _SCALARS else estimate_bytes(item)
+        return size
     if isinstance(obj, dict):
         return size  # a phrase-trie node of the index, referenced (not copied) by a cached value
-    slots = getattr(type(obj), "__slots__", ())
+    slots = getattr(kind, "__slots__", ())
     return size + sum(estimate_bytes(getattr(obj, name)) for name in slots if hasattr(obj, name))
+
+
+_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+_getsizeof = sys.getsizeof
 
 
 class Memo(FIFOCache[K, V]):

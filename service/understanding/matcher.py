@@ -23,6 +23,7 @@ from .extract import Stated, stated_context
 from .features import features_of, input_of
 from .gate import in_domain, outside_phrases, unavoided
 from .lexicon import Aliases, Hit, Lexicon
+from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
 from .outcome import outcome
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
@@ -134,11 +135,16 @@ def build_matcher(content: Content) -> Matcher:
 # --- understanding ---------------------------------------------------------------------------------
 
 
-def understand(matcher: Matcher, text: str, hint: str | None = None, caches: Caches = NO_CACHE) -> Understanding:
-    """Analyse a query or log; rank every target whose intent accepts it (`caches`: the runtime's memo tables)."""
+def understand(
+    matcher: Matcher, text: str, hint: str | None = None, caches: Caches = NO_CACHE,
+    limits: WorkLimits = DEFAULT_LIMITS,
+) -> Understanding:
+    """Analyse a query or log; rank every target whose intent accepts it (`caches`: the runtime's memo tables;
+    `limits` caps the work, limits.py)."""
+    text = clip_lines(text, limits.log_lines)
     log = read_log(text)
     parts = split_text(text, log)
-    lang, tokens = matcher.analyzer.tokens(parts.prose, hint, lead=parts.lead, c=caches)
+    lang, tokens = matcher.analyzer.tokens(parts.prose, hint, lead=parts.lead, c=caches, limits=limits)
     tokens = tokens[:MAX_QUERY_TOKENS]
     spotted = matcher.lexicon.spot(tokens, lang, caches)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, spotted))

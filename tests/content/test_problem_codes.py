@@ -83,6 +83,16 @@ def delete_file(root: Path) -> set[str]:
     return {""}
 
 
+def empty_file(root: Path) -> set[str]:
+    (root / "text/ko/signals.yaml").write_text("# emptied by mistake\n", encoding="utf-8")
+    return {""}
+
+
+def scalar_file(root: Path) -> set[str]:
+    (root / "structure/intents.yaml").write_text("intents\n", encoding="utf-8")
+    return {""}
+
+
 def zero_safe_batch(root: Path) -> set[str]:
     i = position(root, "structure/families.yaml", "flux")
     edit_yaml(root, "structure/families.yaml", lambda data: data[i].update(safe_batch=0))
@@ -221,6 +231,8 @@ CASES = [
     Case("yaml-syntax", "yaml-syntax", "text/fr/families.yaml", break_yaml_syntax),
     Case("duplicate-key", "duplicate-key", "text/de/families.yaml", repeat_key),
     Case("file-missing", "file-missing", "text/pt/faq.yaml", delete_file),
+    Case("empty-file", "empty-file", "text/ko/signals.yaml", empty_file),
+    Case("scalar-file", "empty-file", "structure/intents.yaml", scalar_file),
     Case("schema", "schema", "structure/families.yaml", zero_safe_batch),
     Case("duplicate-id", "duplicate-id", "structure/steps.yaml", duplicate_step),
     Case("dangling-reference", "dangling-reference", "structure/steps.yaml", unknown_section),
@@ -262,7 +274,7 @@ def test_one_mutation_yields_exactly_its_code(case: Case, tmp_path: Path) -> Non
 def test_every_documented_code_has_a_case() -> None:
     doc = problems_module.__doc__ or ""
     documented = set(re.findall(r"^ {2}([a-z]+(?:-[a-z]+)*) {2,}\S", doc, flags=re.MULTILINE))
-    assert len(documented) == 15
+    assert len(documented) == 16
     assert {c.code for c in CASES} == documented
 
 

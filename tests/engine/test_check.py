@@ -181,10 +181,13 @@ CASES = [
         "warning",
         "normal",
     ),
+    # `gradient_checkpointing: ~` is None to the trainer, so off: `kwargs.get('gradient_checkpointing', True)`
+    # (ostris/ai-toolkit toolkit/config_modules.py:413 at 27a03a91), read as `if ...gradient_checkpointing:`
+    # (jobs/process/BaseSDTrainProcess.py:1549).
     Case(
-        "qwen-quoted-gc-off",
+        "qwen-null-gc-off",
         QWEN,
-        (train(gradient_checkpointing="false"),),
+        (train(gradient_checkpointing=None),),
         "gc-off",
         GC_PATH,
         False,

@@ -33,6 +33,6 @@ async def search(
     `none` (and `hits` empty) when nothing is relevant, so a caller can hand off honestly.
     """
     answer = answer_search(runtime.index, runtime.catalogs, neg, q, limit, thresholds_of(runtime),
-                           caches=runtime.caches)
+                           caches=runtime.caches, limits=runtime.limits)
     request.app.state.metrics.count_match(request.scope, "search", neg.lang, answer["match"])
     return json_response(answer, neg)
