@@ -79,6 +79,7 @@ class Matcher:
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     outside_subjects: frozenset[str]  # the concepts of every `any` above
     avoided: tuple[Avoided, ...]
+    gc_flags: frozenset[str]  # GC's names as a command-line flag would spell them (`gradient_checkpointing`)
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
     weights_by_name: dict[str, tuple[tuple[int, float], ...]]
@@ -130,6 +131,8 @@ def build_matcher(content: Content) -> Matcher:
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
         avoided=content.intents.avoided,
+        gc_flags=frozenset(_flag_spelling(p) for t in texts.values() for p in t.vocabulary.concepts.get("gc", ())
+                           if len(_flag_spelling(p).split("_")) > 1),
         postings=postings,
         default_idf=default_idf,
         weights_by_name={k: tuple(v) for k, v in by_name.items()},
@@ -236,6 +239,8 @@ def understand(matcher: Matcher, text: str, hint: str | None = None) -> Understa
         stated = replace(stated, step=step)
     if stated.step is None:
         stated = replace(stated, step=counter_step(prose))
+    if stated.gradient_checkpointing is None:
+        stated = replace(stated, gradient_checkpointing=flag_state(text, matcher.gc_flags))
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)
     features = _features(text, stated, log, families)
@@ -361,6 +366,32 @@ def _unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit])
     return hits
 
 
+# A command-line flag and its value, if any: `--gradient_checkpointing`, `--use_gradient_checkpointing True`.
+_FLAG = re.compile(r"(?<![\w-])--([a-z][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)?(\"?)(true|false|yes|no|1|0)?\2(?=[\s\\'\"`]|$)",
+                   re.IGNORECASE)
+_FLAG_VALUES = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+
+
+def _flag_spelling(phrase: str) -> str:
+    return re.sub(r"[\s-]+", "_", normalize(phrase))
+
+
+def flag_state(text: str, names: frozenset[str]) -> bool | None:
+    """What a pasted command line sets a switch to: a bare `--flag` (or one with `True`) is on, `False` is off.
+
+    `names` are the switch's names as flags spell them; a flag that holds one (`--use_gradient_checkpointing`)
+    counts, one with a value that is no boolean (`--checkpointing_steps 500`) does not."""
+    state: bool | None = None
+    for m in _FLAG.finditer(text):
+        name = m.group(1).lower().replace("-", "_")
+        if not any(n in name for n in names):
+            continue
+        if m.group(3) is None and re.match(r"[ \t=]*[^\s\\-]", text[m.end():]):
+            continue  # `--flag value` with a value that is no boolean
+        state = True if m.group(3) is None else _FLAG_VALUES[m.group(3).lower()]
+    return state
+
+
 def prose_of(text: str) -> str:
     """The user's own lines of a text that holds a log (the first line always counts)."""
     lines = text.strip().splitlines()
@@ -410,7 +441,7 @@ def _features(text: str, stated: Stated, log: LogReading, families: int) -> froz
 def _phase(concepts: set[str], log: LogReading) -> str | None:
     if log.phase:
         return log.phase
-    if "oom" not in concepts:
+    if "oom" not in concepts and "crash_oom" not in concepts:  # a crash in a job is an inferred OOM
         return None
     for concept, phase in (("preview", "sampling"), ("phase_caching", "caching"), ("phase_loading", "loading"),
                            ("phase_saving", "saving")):
