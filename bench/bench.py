@@ -119,10 +119,10 @@ def scenarios() -> dict[str, tuple[str, list[tuple[str, str | None]]]]:
     }
 
 
-def http_bench(seconds: int, connections: int, cache_size: int) -> None:
-    port = free_port()
+def http_bench(seconds: int, connections: int, cache_bytes: int, port: int = 0) -> None:
+    port = port or free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "REMEDY_LOG_LEVEL": "warning", "REMEDY_RESPONSE_CACHE_SIZE": str(cache_size)}
+    env = {**os.environ, "REMEDY_LOG_LEVEL": "warning", "REMEDY_RESPONSE_CACHE_BYTES": str(cache_bytes)}
     t0 = time.monotonic()
     proc = subprocess.Popen([str(ROOT / ".venv" / "bin" / "remedy"), "serve", "--port", str(port)], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -213,6 +213,7 @@ def scaling(rounds: int) -> None:
     from remedy.content.loader import load_content
     from remedy.index.build import build_index
     from remedy.settings import Settings
+    from remedy.understanding.caches import Caches
 
     settings = Settings()
     content = load_content(settings.knowledge_dir)
@@ -226,11 +227,13 @@ def scaling(rounds: int) -> None:
         gc.collect()
         gc.freeze()  # as the service does once its index is built (service/http/app.py)
         catalogs = Catalogs(settings.locales_dir, index.languages, index.default_lang)
+        caches = Caches(settings.word_cache_bytes, settings.rank_cache_bytes)
         costs = []
         for _ in range(rounds):
             t = time.perf_counter()
             for item in items:
-                answer_diagnosis(index, catalogs, Negotiated(item["lang"], None, None), query=item["q"])
+                answer_diagnosis(index, catalogs, Negotiated(item["lang"], None, None), query=item["q"],
+                                 caches=caches)
             costs.append((time.perf_counter() - t) / len(items) * 1000)
         cost = statistics.median(costs)
         base_cost = base_cost or cost
@@ -244,16 +247,20 @@ def main() -> int:
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--skip-http", action="store_true")
-    ap.add_argument("--cache-size", type=int, default=4096, help="REMEDY_RESPONSE_CACHE_SIZE of the server (0: off)")
+    ap.add_argument("--skip-scaling", action="store_true")
+    ap.add_argument("--cache-bytes", type=int, default=16_777_216,
+                    help="REMEDY_RESPONSE_CACHE_BYTES of the server (0: off)")
+    ap.add_argument("--port", type=int, default=0, help="loopback port of the server (default: any free one)")
     args = ap.parse_args()
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}; {time.strftime('%Y-%m-%d')}")
     if not args.skip_http:
         if not shutil.which("wrk"):
             print("wrk is missing: apt-get install wrk")
             return 1
-        print(f"response cache: {args.cache_size or 'off'}")
-        http_bench(args.seconds, args.connections, args.cache_size)
-    scaling(args.rounds)
+        print(f"response cache: {args.cache_bytes or 'off'}")
+        http_bench(args.seconds, args.connections, args.cache_bytes, args.port)
+    if not args.skip_scaling:
+        scaling(args.rounds)
     return 0
 
 

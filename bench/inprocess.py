@@ -67,7 +67,7 @@ def main() -> int:
 
     items = yaml.safe_load(args.queries.read_text(encoding="utf-8"))
     queries = [(i["q"], i["lang"]) for i in items]
-    index, catalogs = runtime.index, runtime.catalogs
+    index, catalogs, caches = runtime.index, runtime.catalogs, runtime.caches
 
     def timed(fn, rounds: int) -> dict[str, list[float]]:  # type: ignore[no-untyped-def]
         per: dict[str, list[float]] = {}
@@ -82,10 +82,10 @@ def main() -> int:
         return per
 
     def diag(q: str, neg: Negotiated) -> None:
-        answer_diagnosis(index, catalogs, neg, query=q)
+        answer_diagnosis(index, catalogs, neg, query=q, caches=caches)
 
     def srch(q: str, neg: Negotiated) -> None:
-        answer_search(index, catalogs, neg, q, 10)
+        answer_search(index, catalogs, neg, q, 10, caches=caches)
 
     def by_id(q: str, neg: Negotiated) -> None:
         answer_diagnosis(index, catalogs, neg, symptom="oom-early-steps")

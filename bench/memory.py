@@ -2,7 +2,7 @@
 
 Run by hand: `.venv/bin/python bench/memory.py [--port 8143] [--answers 4096]`. Starts `remedy serve` with one
 worker, prints its resident memory when ready, after serving the guide, and after filling the response cache
-with distinct diagnose answers (the default is REMEDY_RESPONSE_CACHE_SIZE's). Prints figures; asserts nothing.
+with distinct diagnose answers (the cache holds at most REMEDY_RESPONSE_CACHE_BYTES). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations

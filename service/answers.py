@@ -6,7 +6,7 @@ This is where understanding, engine and rendering meet; it reads nothing but its
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from .catalogs import Catalogs, Negotiated
 from .content.context import Context
@@ -22,7 +22,9 @@ from .rendering.check import render_check
 from .rendering.diagnosis import render_conflicts, render_plan, render_related, render_risk
 from .rendering.fill import fill
 from .rendering.views import render_search_hit, render_topic
+from .understanding.caches import NO_CACHE, Caches
 from .understanding.extract import as_context_fields
+from .understanding.limits import DEFAULT_LIMITS, WorkLimits
 from .understanding.matcher import Scored, Understanding, outcome, understand
 
 FALLBACK_MESSAGE = N_("The language {requested} is not available; this answer is in {served}.")
@@ -197,6 +199,64 @@ def answer_config_check(index: Index, catalogs: Catalogs, neg: Negotiated, *, co
     return answer
 
 
+class Found(NamedTuple):
+    """What free text matched: the outcome, the symptom chosen (or a topic), its confidence, the runners-up."""
+
+    match: str
+    symptom: str | None
+    confidence: float
+    alternatives: list[dict[str, Any]]
+    topic: Scored | None
+
+
+def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) -> Found:
+    candidates = [s for s in u.ranked if s.kind == "symptom"]
+    best = candidates[0].score if candidates else 0.0
+    second = candidates[1].score if len(candidates) > 1 else 0.0
+    match, confidence = outcome(best, second, thresholds.confident, thresholds.minimum)
+    chosen = candidates[0].id if candidates and match != "none" else None
+    topic: Scored | None = None
+    topics = [s for s in u.ranked if s.kind in ("faq", "section")]
+    if chosen is None and topics:
+        # No problem stated that a plan answers, but an FAQ entry or a section answers the question: its text is
+        # the answer ("Should I start a first run with GC off?").
+        runner_up = topics[1].score if len(topics) > 1 else 0.0
+        match, confidence = outcome(topics[0].score, runner_up, thresholds.confident, thresholds.minimum)
+        topic = topics[0] if match != "none" else None
+    lead = best if topic is None else topic.score
+    alternatives = []
+    for alt in candidates[(1 if topic is None else 0):4]:
+        _, alt_conf = outcome(alt.score, lead, thresholds.confident, thresholds.minimum)
+        if alt_conf >= thresholds.minimum / 2:
+            alternatives.append(_symptom_ref(index, lang, alt, alt_conf))
+    return Found(match, chosen, confidence, alternatives, topic)
+
+
+def _without_plan(index: Index, lang: str, merged: Context, u: Understanding | None, topic: Scored | None,
+                  confidence: float) -> dict[str, Any]:
+    """No plan: nothing is rated and no step is given (a topic's own text is the answer); a config alone is rated
+    on the facts it states."""
+    resolved = resolve_context(index, merged)
+    if topic is not None:
+        related = _topic_related(index, topic)
+    else:
+        related = tuple(s.id for s in (u.ranked if u else ()) if s.kind in ("faq", "section"))[:3]
+    out: dict[str, Any] = {
+        "symptom": None,
+        "context": resolved.model_dump(exclude_none=True),
+        "steps": [],
+        "related": render_related(index, related, lang),
+        "needs": [],
+        "questions": [],
+        "conflicts": [],
+    }
+    if topic is not None:
+        out["topic"] = render_topic(index, lang, topic.kind, topic.id, confidence)
+    elif u is None:
+        out["risk"] = render_risk(index, assess_risk(index, resolved), lang)
+    return out
+
+
 def answer_diagnosis(
     index: Index,
     catalogs: Catalogs,
@@ -208,37 +268,22 @@ def answer_diagnosis(
     config: dict[str, Any] | None = None,
     config_yaml: str | None = None,
     thresholds: Thresholds = Thresholds(),
+    caches: Caches = NO_CACHE,
+    limits: WorkLimits = DEFAULT_LIMITS,
 ) -> dict[str, Any]:
-    """The `POST /v1/diagnose` answer."""
+    """The `POST /v1/diagnose` answer (`caches`: the runtime's memo tables of free-text understanding)."""
     view = read_config(index, config, config_yaml)
     if not symptom and not (query and query.strip()) and view is None:
         raise MissingInput()
     lang = neg.lang
-    u = understand(index.matcher, query, lang) if query and query.strip() else None
+    u = understand(index.matcher, query, lang, caches, limits) if query and query.strip() else None
     explicit = context.model_dump(exclude_none=True) if context else None
     from_config = view.context.model_dump(exclude_none=True) if view else None
     merged, layer_conflicts = _merge(text=_text_context(u) if u else None, config=from_config, context=explicit)
 
-    match, chosen, confidence, alternatives = "confident", symptom, 1.0, []
-    topic: Scored | None = None
-    if not symptom and u is not None:
-        candidates = [s for s in u.ranked if s.kind == "symptom"]
-        best = candidates[0].score if candidates else 0.0
-        second = candidates[1].score if len(candidates) > 1 else 0.0
-        match, confidence = outcome(best, second, thresholds.confident, thresholds.minimum)
-        chosen = candidates[0].id if candidates and match != "none" else None
-        topics = [s for s in u.ranked if s.kind in ("faq", "section")]
-        if chosen is None and topics:
-            # No problem stated that a plan answers, but an FAQ entry or a section answers the question: its
-            # text is the answer ("Should I start a first run with GC off?").
-            runner_up = topics[1].score if len(topics) > 1 else 0.0
-            match, confidence = outcome(topics[0].score, runner_up, thresholds.confident, thresholds.minimum)
-            topic = topics[0] if match != "none" else None
-        lead = best if topic is None else topic.score
-        for alt in candidates[(1 if topic is None else 0):4]:
-            _, alt_conf = outcome(alt.score, lead, thresholds.confident, thresholds.minimum)
-            if alt_conf >= thresholds.minimum / 2:
-                alternatives.append(_symptom_ref(index, lang, alt, alt_conf))
+    given = Found("confident", symptom, 1.0, [], None)
+    match, chosen, confidence, alternatives, topic = (
+        given if symptom or u is None else _match(index, lang, u, thresholds))
 
     answer: dict[str, Any] = {"lang": lang}
     fallback = fallback_view(catalogs, neg)
@@ -253,25 +298,7 @@ def answer_diagnosis(
             index, _layer_conflicts(index, catalogs, lang, layer_conflicts), lang, plan.facts or {}
         ) + answer["conflicts"]
     else:
-        # No plan: nothing is rated and no step is given (a topic's own text is the answer).
-        resolved = resolve_context(index, merged)
-        if topic is not None:
-            related = _topic_related(index, topic)
-        else:
-            related = tuple(s.id for s in (u.ranked if u else ()) if s.kind in ("faq", "section"))[:3]
-        answer.update({
-            "symptom": None,
-            "context": resolved.model_dump(exclude_none=True),
-            "steps": [],
-            "related": render_related(index, related, lang),
-            "needs": [],
-            "questions": [],
-            "conflicts": [],
-        })
-        if topic is not None:
-            answer["topic"] = render_topic(index, lang, topic.kind, topic.id, confidence)
-        elif u is None:  # a config alone: its risk is built on the facts the config states
-            answer["risk"] = render_risk(index, assess_risk(index, resolved), lang)
+        answer.update(_without_plan(index, lang, merged, u, topic, confidence))
     answer["alternatives"] = alternatives
     answer["signals"] = _signals(index, lang, u) if u else []
     answer["knowledge_revision"] = index.revision
@@ -280,10 +307,10 @@ def answer_diagnosis(
 
 def answer_search(
     index: Index, catalogs: Catalogs, neg: Negotiated, query: str, limit: int,
-    thresholds: Thresholds = Thresholds(),
+    thresholds: Thresholds = Thresholds(), caches: Caches = NO_CACHE, limits: WorkLimits = DEFAULT_LIMITS,
 ) -> dict[str, Any]:
     """The `GET /v1/search` answer: symptoms, FAQ entries, sections and steps, best first."""
-    u = understand(index.matcher, query, neg.lang)
+    u = understand(index.matcher, query, neg.lang, caches, limits)
     # A text with no subject of the guide (a model or a trainer named, a feature asked for) has no hit.
     needs = index.content.intents.search_needs
     ranked = list(u.ranked) if not needs or not (u.concepts | u.features).isdisjoint(needs) else []

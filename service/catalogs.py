@@ -74,7 +74,8 @@ class Catalogs:
             if found is None:
                 found = negotiate_locale([tag.split("-", 1)[0].lower()], list(self.languages), sep="-")
             if found:
-                return str(found)
+                # Babel answers with the tag as requested (`ES`): serve the supported code it matched.
+                return next((lang for lang in self.languages if lang.lower() == str(found).lower()), None)
         return None
 
 

@@ -132,13 +132,15 @@ def main(argv: list[str] | None = None) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from .http.app import precheck
+    from .http.server import uvicorn_options
+
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port), ("workers", args.workers)) if v}
     settings = Settings(**overrides)
-    # Fail before binding if the knowledge is broken: file, path and code on stderr. (Each worker then
-    # builds its index after binding; /readyz says when.)
-    problems, _ = check_content(load_content(settings.knowledge_dir))
-    if problems:
-        raise ContentProblems(problems)
+    # Fail before binding if the knowledge, the catalogs, the templates or the static files are broken: file,
+    # path and code on stderr. (Each worker then builds its index after binding; /readyz says when, and a
+    # worker that cannot build it exits.)
+    precheck(settings)
     metrics_dir = _metrics_dir()  # before prometheus_client is imported anywhere: workers inherit it
     from .http.logconfig import log_config
 
@@ -161,6 +163,7 @@ def _serve(args: argparse.Namespace) -> int:
             proxy_headers=True,
             forwarded_allow_ips=settings.forwarded_allow_ips,
             env_file=None,
+            **uvicorn_options(settings),
         )
     finally:
         if metrics_dir is not None:
@@ -199,7 +202,8 @@ def _diagnose(args: argparse.Namespace) -> int:
     thresholds = Thresholds(runtime.settings.match_confident, runtime.settings.match_minimum)
     try:
         answer = answer_diagnosis(runtime.index, runtime.catalogs, neg, symptom=args.symptom, context=context,
-                                  query=text, config_yaml=config_yaml, thresholds=thresholds)
+                                  query=text, config_yaml=config_yaml, thresholds=thresholds,
+                                  caches=runtime.caches, limits=runtime.limits)
     except RemedyError as exc:
         print(_problem_line(runtime, neg.lang, exc), file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -170,6 +170,36 @@ class PayloadTooLarge(RemedyError):
     detail = N_("The request body is larger than {limit} bytes.")
 
 
+class RequestTimeout(RemedyError):
+    status = 408
+    code = "request-timeout"
+    title = N_("Request timeout")
+    detail = N_("The request body did not arrive within {seconds} seconds.")
+
+
+class UriTooLong(RemedyError):
+    status = 414
+    code = "uri-too-long"
+    title = N_("Address too long")
+    detail = N_("The request's address is longer than {limit} bytes.")
+
+
+class HeadersTooLarge(RemedyError):
+    status = 431
+    code = "headers-too-large"
+    title = N_("Request headers too large")
+    detail = N_("The request's headers are larger than {limit} bytes or more than {count} fields.")
+
+
+class Overloaded(RemedyError):
+    """Answered with `Retry-After` when a worker already computes as many requests as it may."""
+
+    status = 503
+    code = "overloaded"
+    title = N_("Busy")
+    detail = N_("This worker is answering as many requests as it can; try again in {seconds} seconds.")
+
+
 class UnsupportedMediaType(RemedyError):
     status = 415
     code = "unsupported-media-type"

@@ -13,6 +13,8 @@ from .content.loader import load_content
 from .content.problems import ContentProblems
 from .index.build import Index, build_index
 from .settings import Settings
+from .understanding.caches import Caches
+from .understanding.limits import WorkLimits
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +22,13 @@ class Runtime:
     settings: Settings
     index: Index
     catalogs: Catalogs
+    caches: Caches  # what understanding remembers between requests (the index stays read-only)
+
+    @property
+    def limits(self) -> WorkLimits:
+        """The work caps of one text (understanding/limits.py), from the settings."""
+        s = self.settings
+        return WorkLimits(tokens=s.max_query_tokens, corrections=s.max_typo_candidates, log_lines=s.max_log_lines)
 
 
 @contextmanager
@@ -45,4 +54,5 @@ def load_runtime(settings: Settings) -> Runtime:
             raise ContentProblems(problems)
         index = build_index(content)
         catalogs = Catalogs(settings.locales_dir, index.languages, index.default_lang)
-    return Runtime(settings, index, catalogs)
+    caches = Caches(settings.word_cache_bytes, settings.rank_cache_bytes)
+    return Runtime(settings, index, catalogs, caches)

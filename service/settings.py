@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
+import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -12,6 +14,10 @@ PACKAGE = Path(__file__).resolve().parent
 # Where `knowledge/` and `locales/` are: inside the package when installed from a wheel (the build puts them
 # there), beside `service/` in a checkout or an editable install (whose links resolve to the checkout).
 ROOT = PACKAGE if (PACKAGE / "knowledge").is_dir() else PACKAGE.parent
+# `REMEDY_*` variables read by the test and benchmark tools, not by the service.
+TOOL_VARIABLES = frozenset({"REMEDY_CHROMIUM", "REMEDY_FUZZ_EXAMPLES", "REMEDY_CONTRACT_EXAMPLES",
+                            "REMEDY_REQUIRE_BROWSER", "REMEDY_CI_IMAGE_PORT", "REMEDY_CI_WHEEL_PORT",
+                            "REMEDY_TEST_PORTS"})
 
 
 class Settings(BaseSettings):
@@ -45,8 +51,52 @@ class Settings(BaseSettings):
         default_factory=list,
         description="Origins allowed by CORS (comma-separated in the environment); none by default.",
     )
-    response_cache_size: Annotated[int, Field(ge=0, le=1_000_000)] = Field(
-        4096, description="Computed answers (diagnose, config check, search) kept in a bounded LRU; 0 turns it off."
+    response_cache_bytes: Annotated[int, Field(ge=0, le=4_294_967_296)] = Field(
+        16_777_216,
+        description="Bytes of computed answers (diagnose, config check, search) kept in an LRU; 0 turns it off.",
+    )
+    page_cache_bytes: Annotated[int, Field(ge=0, le=4_294_967_296)] = Field(
+        8_388_608, description="Bytes of rendered guide pages kept in an LRU (one per language and public address)."
+    )
+    max_header_bytes: Annotated[int, Field(ge=1024, le=1_048_576)] = Field(
+        16_384, description="Largest total size of a request's headers; larger gets 431."
+    )
+    max_headers: Annotated[int, Field(ge=8, le=1000)] = Field(
+        64, description="Most header fields in a request; more gets 431."
+    )
+    header_timeout: Annotated[float, Field(gt=0, le=300)] = Field(
+        10.0, description="Seconds a client has to send a request's headers; the connection is closed after."
+    )
+    body_timeout: Annotated[float, Field(gt=0, le=300)] = Field(
+        10.0, description="Seconds a client has to send a request's body; 408 after."
+    )
+    max_concurrency: Annotated[int, Field(ge=1, le=10_000)] = Field(
+        32, description="Requests a worker computes at once (operations routes aside); more get 503 with Retry-After."
+    )
+    max_connections: Annotated[int, Field(ge=1, le=100_000)] = Field(
+        1000, description="Open connections a worker accepts; more get 503 from the server."
+    )
+    shutdown_grace: Annotated[float, Field(ge=0, le=300)] = Field(
+        5.0, description="Seconds `/readyz` answers 503 after SIGTERM before the worker stops listening."
+    )
+    max_query_tokens: Annotated[int, Field(ge=16, le=10_000)] = Field(
+        160, description="Words of a query or log analysed; the rest is not read."
+    )
+    max_typo_candidates: Annotated[int, Field(ge=0, le=10_000)] = Field(
+        32, description="Words of a query looked up for a typo correction; later unknown words stay as written."
+    )
+    max_log_lines: Annotated[int, Field(ge=16, le=1_000_000)] = Field(
+        1000, description="Lines of a query or log read: its first line and the last ones."
+    )
+    word_cache_bytes: Annotated[int, Field(ge=0, le=1 << 30)] = Field(
+        4 * 1024 * 1024,
+        description="Bytes each word-keyed memo table of free-text understanding may hold (forms, stems, typo "
+        "corrections, tokens, concept starts, postings); least recently used dropped; 0 turns them off.",
+    )
+    rank_cache_bytes: Annotated[int, Field(ge=0, le=1 << 30)] = Field(
+        4 * 1024 * 1024,
+        description="Bytes the memo table of candidate targets per set of understood concepts may hold; "
+        "0 turns it off.",
     )
     hsts: bool = Field(False, description="Send Strict-Transport-Security (only behind HTTPS).")
     log_json: bool = Field(True, description="Write logs as JSON lines (one per request, with its request id).")
@@ -77,6 +127,18 @@ class Settings(BaseSettings):
             if origin != "*" and not origin.startswith(("http://", "https://")):
                 raise ValueError(f"CORS origin {origin!r} must start with http:// or https://")
         return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_unknown_variables(cls, data: Any) -> Any:
+        """A misspelled `REMEDY_*` variable would be ignored silently: refuse it, naming the closest setting."""
+        known = {f"REMEDY_{name.upper()}" for name in cls.model_fields} | TOOL_VARIABLES
+        for variable in sorted(os.environ):
+            if variable.upper().startswith("REMEDY_") and variable.upper() not in known:
+                close = difflib.get_close_matches(variable.upper(), sorted(known), n=1, cutoff=0.5)
+                hint = f"; did you mean {close[0]}?" if close else ""
+                raise ValueError(f"unknown setting {variable}{hint}")
+        return data
 
     @model_validator(mode="after")
     def _ordered_thresholds(self) -> Settings:

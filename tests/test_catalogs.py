@@ -10,6 +10,7 @@ from babel.messages.pofile import read_po
 
 from remedy import errors
 from remedy.catalogs import parse_accept_language
+from remedy.runtime import Runtime
 from remedy.settings import ROOT
 from tests.conftest import LANGS
 
@@ -72,3 +73,9 @@ def test_french_messages_are_punctuated_the_french_way() -> None:
     wrong = {s: french_punctuation_errors(s) for s in strings if french_punctuation_errors(s)}
     assert not wrong, wrong
     assert any("\u00a0:" in s for s in strings) and any("\u202f;" in s for s in strings)
+@pytest.mark.parametrize("tag", ["ES", "Es-mx", "PT-br"])
+def test_a_tag_in_any_case_gets_the_supported_code(runtime: Runtime, tag: str) -> None:
+    # Babel echoes the requested spelling (`ES`); the answer and its texts are looked up by the code (`es`).
+    neg = runtime.catalogs.negotiate(tag, None)
+    assert neg.lang == tag[:2].lower() and neg.fallback is None
+    assert runtime.catalogs.negotiate(None, tag).lang == tag[:2].lower()

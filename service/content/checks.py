@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .context import LAYER_CONFLICTS, MATCH_FEATURES
+from .context import LAYER_CONFLICTS
 from .models import Content, FaqText, LanguageText, ListBlock, SectionText, TableBlock, TableText
 from .problems import Problem
 
@@ -75,6 +75,8 @@ def _duplicate_ids(content: Content) -> Iterator[Problem]:
 
 
 def _dangling_references(content: Content) -> Iterator[Problem]:
+    """Every id that points at nothing. Long on purpose: one flat list of independent reference checks, one
+    per kind of reference, read top to bottom like the files they check (split, they would only be scattered)."""
     sections = {s.id for g in content.guides for s in g.sections}
     faq_ids = {f.id for f in content.faq}
     steps = {s.id for s in content.steps}
@@ -127,7 +129,7 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     f = "structure/intents.yaml"
     targets = {"symptom": symptoms, "faq": faq_ids, "section": sections, "step": steps}
     implied = {imp.then for imp in content.intents.implies}
-    names = set(content.concepts) | set(MATCH_FEATURES) | implied
+    names = set(content.concepts) | set(content.features) | implied
     for tid, intent in content.intents.targets.items():
         yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)
         refs = [*intent.require, *(c for g in intent.require_any for c in g), *intent.forbid, *intent.weights]
@@ -166,7 +168,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
 
 
 def _language_units(content: Content, text: LanguageText, lang: str, cov: Coverage) -> dict[Unit, str]:
-    """Every text unit the structure expects of `lang`, checking presence, extras and list lengths."""
+    """Every text unit the structure expects of `lang`, checking presence, extras and list lengths. Long on
+    purpose: one block per text file of a language, in the order of `knowledge/text/<lang>/`, sharing the three
+    local helpers that record a unit (splitting it would thread them and the coverage through every part)."""
     units: dict[Unit, str] = {}
     base = f"text/{lang}"
 

@@ -6,13 +6,17 @@ Every field is optional: unknown is a normal state, and the rules treat it expli
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Phase = Literal["loading", "caching", "sampling", "training", "saving"]
-PositiveInt = Annotated[int, Field(ge=1, le=1_000_000)]
-Resolution = Annotated[int, Field(ge=64, le=16_384)]
+# Strict: a request's `true` or `"2"` is not taken as a number, nor `1` or `"yes"` as a switch (issue 13).
+PositiveInt = Annotated[int, Field(ge=1, le=1_000_000, strict=True)]
+Resolution = Annotated[int, Field(ge=64, le=16_384, strict=True)]
+Switch = Annotated[bool, Field(strict=True)]
 
 
 class Context(BaseModel):
@@ -22,45 +26,92 @@ class Context(BaseModel):
 
     model_family: str | None = Field(None, description="Model family id: z-image, qwen-edit, flux or other.")
     model_arch: str | None = Field(None, max_length=100, description="AI Toolkit `model.arch`, e.g. `zimage:turbo`.")
-    gradient_checkpointing: bool | None = Field(None, description="`train.gradient_checkpointing`.")
+    gradient_checkpointing: Switch | None = Field(None, description="`train.gradient_checkpointing`.")
     batch_size: PositiveInt | None = Field(None, description="Effective batch size.")
     gradient_accumulation: PositiveInt | None = None
     resolutions: tuple[Resolution, ...] | None = Field(
         None, max_length=32, description="Resolution buckets, e.g. [512, 768, 1024]."
     )
     num_frames: PositiveInt | None = Field(None, description="Frames per sample; more than 1 means video.")
-    control_images: Annotated[int, Field(ge=0, le=64)] | None = Field(
+    control_images: Annotated[int, Field(ge=0, le=64, strict=True)] | None = Field(
         None, description="Conditioning (control) images per sample."
     )
     sample_width: PositiveInt | None = None
     sample_height: PositiveInt | None = None
     sample_steps: PositiveInt | None = None
     sample_every: PositiveInt | None = None
-    sampling_disabled: bool | None = None
-    low_vram: bool | None = None
-    quantize: bool | None = None
-    step: Annotated[int, Field(ge=0, le=100_000_000)] | None = Field(None, description="Step at which it failed.")
+    sampling_disabled: Switch | None = None
+    low_vram: Switch | None = None
+    quantize: Switch | None = None
+    step: Annotated[int, Field(ge=0, le=100_000_000, strict=True)] | None = Field(
+        None, description="Step at which it failed."
+    )
     phase: Phase | None = Field(None, description="What the job was doing when it failed.")
 
 
 CONTEXT_FIELDS: tuple[str, ...] = tuple(Context.model_fields)
 
-# Facts derived from a context that rules may test besides its own fields, and the input each comes from.
-DERIVED_FIELDS: dict[str, str] = {
-    "family": "model_family",
-    "max_resolution": "resolutions",
-    "bucket_count": "resolutions",
-    # facts of a plan (structure/steps.yaml checks and details)
-    "safe_batch": "model_family",  # the family's safest first Batch Size
-    "target_batch": "batch_size",  # the Batch Size the batch step suggests
-    "risk_if_gc_off": "gradient_checkpointing",  # the risk level the job would have with GC off
+
+
+@dataclass(frozen=True, slots=True)
+class FactInputs:
+    """What derived facts are computed from: a context, and for a config check what else it knows."""
+
+    context: Context
+    config: Mapping[str, Any] = field(default_factory=dict)  # measured by the config reader (`JobView.facts`)
+    safe_batch: int | None = None  # the job's family's safe batch size (config check)
+    risk_level: str | None = None  # the risk assessed from the facts before it (config check)
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """A fact rules may test besides the context's own fields."""
+
+    reads: str  # the input it comes from: a rule testing it depends on that field
+    compute: Callable[[FactInputs], Any] | None  # None: computed by the engine where the stage says
+    # When it is known: from any context; in a config check; in a config check once its risk is assessed; in a
+    # plan (engine/plan.py).
+    stage: Literal["context", "check", "risk", "plan"] = "context"
+
+
+def _max_resolution(f: FactInputs) -> int | None:
+    return max(f.context.resolutions) if f.context.resolutions else None
+
+
+def _bucket_count(f: FactInputs) -> int | None:
+    return len(set(f.context.resolutions)) if f.context.resolutions else None
+
+
+def _sample_area(f: FactInputs) -> int | None:
+    width, height = f.context.sample_width, f.context.sample_height
+    return width * height if width is not None and height is not None else f.config.get("sample_area")
+
+
+def _batch_above_safe(f: FactInputs) -> bool:
+    batch = f.context.batch_size
+    return batch is not None and f.safe_batch is not None and batch > f.safe_batch
+
+
+# Every derived fact and the function that computes it, in the order they are computed. Adding one: an entry
+# here (a fact of the config reader goes in `JobView.facts` too), then use it in a rule.
+DERIVED: dict[str, Derived] = {
+    "family": Derived("model_family", lambda f: f.context.model_family),
+    "max_resolution": Derived("resolutions", _max_resolution),
+    "bucket_count": Derived("resolutions", _bucket_count),
     # facts of a config check (structure/findings.yaml)
-    "risk_level": "gradient_checkpointing",
-    "batch_above_safe": "batch_size",
-    "sample_area": "sample_width",
-    "sample_frames": "sample_width",
-    "sample_count": "sample_every",
+    "sample_area": Derived("sample_width", _sample_area),
+    "sample_frames": Derived("sample_width", lambda f: f.config.get("sample_frames"), "check"),
+    "sample_count": Derived("sample_every", lambda f: f.config.get("sample_count"), "check"),
+    "batch_above_safe": Derived("batch_size", _batch_above_safe, "check"),
+    "risk_level": Derived("gradient_checkpointing", lambda f: f.risk_level, "risk"),
+    # facts of a plan (structure/steps.yaml details and checks), computed by engine/facts.py `derive` and
+    # engine/plan.py `plan_facts` on the facts themselves, since `needs` plans again under many values
+    "safe_batch": Derived("model_family", None, "plan"),  # the family's safest first Batch Size
+    "target_batch": Derived("batch_size", None, "plan"),  # the Batch Size the batch step suggests
+    "risk_if_gc_off": Derived("gradient_checkpointing", None, "plan"),  # the job's risk level with GC off
 }
+# Facts derived from a context that rules may test besides its own fields, and the input each comes from.
+DERIVED_FIELDS: dict[str, str] = {name: d.reads for name, d in DERIVED.items()}
 
 # Facts a config check always knows: the config reader applies AI Toolkit's defaults, so these are never unknown
 # (service/jobconfig/reader.py; a test holds the reader to it). A finding's text may name them unconditionally;
@@ -85,20 +136,3 @@ PLACEHOLDERS: dict[str, str] = {
 # answer uses the later one. Their texts: text/<lang>/rules.yaml `conflicts.<id>`.
 LAYER_CONFLICTS: tuple[str, ...] = ("config-over-text", "context-over-text", "context-over-config")
 
-# Facts about a query, besides its concepts, that intents may weigh (computed by the matcher).
-MATCH_FEATURES: tuple[str, ...] = (
-    "gc_on",  # the text says gradient checkpointing is on
-    "gc_off",  # ... is off
-    "early_step",  # it failed at a step number of 10 or less
-    "late_step",  # it failed at a later step
-    "log_training",  # a pasted log shows training progress (a step count)
-    "log_gpu_oom",  # a pasted log shows a GPU out-of-memory
-    "log_sampling",  # ... while generating samples
-    "log_baseline",  # ... the baseline samples before training
-    "log_other_process",  # ... with another process holding VRAM
-    "big_bucket",  # a resolution of 1024 or more is named
-    "one_bucket",  # the text states a single training resolution ("resolution 1024"): no bucket can spike
-    "question",  # the text asks a question
-    "on_or_off",  # ... whether something should be on or off ("on or off?", "an oder aus")
-    "two_families",  # it names two model families or more (a comparison: "Qwen Edit or Flux?")
-)

@@ -17,6 +17,7 @@ from .models import (
     Guide,
     GuideText,
     Intents,
+    LanguageProfile,
     Languages,
     LanguageText,
     Rules,
@@ -64,11 +65,18 @@ class _Reader:
             self.problems.append(Problem(rel, "", "file-missing", "required file is missing"))
             return None
         try:
-            return yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=_StrictLoader)
         except yaml.constructor.ConstructorError as exc:
             self.problems.append(Problem(rel, _mark(exc), "duplicate-key", str(exc.problem)))
         except yaml.YAMLError as exc:
             self.problems.append(Problem(rel, _mark(exc), "yaml-syntax", str(getattr(exc, "problem", exc))))
+        except UnicodeDecodeError as exc:
+            self.problems.append(Problem(rel, f"byte {exc.start}", "yaml-syntax", "the file is not UTF-8 text"))
+        else:
+            if isinstance(data, dict | list):
+                return data
+            shown = "nothing" if data is None else f"a single {type(data).__name__}"
+            self.problems.append(Problem(rel, "", "empty-file", f"the file holds {shown}, not a mapping or a list"))
         return None
 
     def model(self, rel: str, adapter: TypeAdapter[T]) -> T | None:
@@ -116,19 +124,24 @@ def load_content(root: Path) -> Content:
     rules = reader.model("structure/rules.yaml", _adapter(Rules))
     findings = reader.model("structure/findings.yaml", _adapter(tuple[FindingRule, ...]))
     concepts = reader.model("structure/concepts.yaml", _adapter(dict[str, str]))
+    features = reader.model("structure/features.yaml", _adapter(dict[str, str]))
     signals = reader.model("structure/signals.yaml", _adapter(dict[str, str]))
     intents = reader.model("structure/intents.yaml", _adapter(Intents))
 
     texts: dict[str, LanguageText] = {}
+    profiles: dict[str, LanguageProfile] = {}
     for lang in languages.supported if languages else ():
         text = _load_language(reader, lang, [g.id for g in guides if g])
         if text is not None:
             texts[lang] = text
+        profile = reader.model(f"text/{lang}/profile.yaml", _adapter(LanguageProfile)) if text is not None else None
+        if profile is not None:
+            profiles[lang] = profile
 
     if reader.problems:
         raise ContentProblems(reader.problems)
     assert languages and faq is not None and symptoms is not None and steps is not None
-    assert families is not None and rules is not None and concepts is not None
+    assert families is not None and rules is not None and concepts is not None and features is not None
     assert signals is not None and intents is not None and findings is not None
     return Content(
         revision=revision_of(root),
@@ -141,9 +154,11 @@ def load_content(root: Path) -> Content:
         rules=rules,
         findings=findings,
         concepts=concepts,
+        features=features,
         signals=signals,
         intents=intents,
         texts=texts,
+        profiles=profiles,
     )
 
 

@@ -323,11 +323,37 @@ class FamilyText(Frozen):
 
 
 class Vocabulary(Frozen):
-    """How users say things in one language: concept words, number words, example phrasings per target."""
+    """How users say things in one language: concept words and example phrasings per target."""
 
     concepts: dict[Key, tuple[Annotated[str, StringConstraints(min_length=1, max_length=80)], ...]]
-    numbers: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=1000)]]
     phrasings: dict[Id, tuple[Text, ...]] = {}
+
+
+Affix = Annotated[str, StringConstraints(min_length=1, max_length=16)]
+
+
+class LanguageProfile(Frozen):
+    """How a language's words are read (`text/<lang>/profile.yaml`): its grammar as data, so that a language
+    is added without code.
+
+    - `stemmer`: the Snowball algorithm (PyStemmer's name, `english`, `italian`), or none;
+    - `script`: `latin` (words and numbers) or `hangul` (a Hangul word is this language's, whatever the query);
+    - `split`: `spaces`, or `known_words` for a language written without spaces (split before each known word);
+    - `endings`: particles and endings stripped from a word's end to reach its stem, the longest that fits first;
+    - `restore_endings`: an accent-folded ending -> the written ending the stemmer reads, tried in order;
+    - `ordinal_suffixes`: what follows a digit in an ordinal (`2nd`, `2º`, `2e`, `2te`);
+    - `counter_words`: what joins a step and a total in a progress counter (`2 of 3000`, `2 sur 3000`);
+    - `numbers`: number and ordinal words (`two`, `second`, `두 번째`) and their value.
+    """
+
+    stemmer: Key | None
+    script: Literal["latin", "hangul"]
+    split: Literal["spaces", "known_words"] = "spaces"
+    endings: tuple[Affix, ...] = ()
+    restore_endings: dict[Affix, Affix] = {}
+    ordinal_suffixes: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,8}$")], ...] = ()
+    counter_words: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,16}$")], ...] = ()
+    numbers: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=1000)]]
 
 
 class LanguageText(Frozen):
@@ -356,6 +382,8 @@ class Content(Frozen):
     rules: Rules
     findings: tuple[FindingRule, ...]
     concepts: dict[Key, Text]
+    features: dict[Key, Text]
     signals: dict[Id, Text]
     intents: Intents
     texts: dict[Key, LanguageText]
+    profiles: dict[Key, LanguageProfile]

@@ -4,6 +4,7 @@ Codes (each has a failing fixture in tests/content/):
   yaml-syntax           the file is not valid YAML
   duplicate-key         a mapping repeats a key
   file-missing          a required file is absent
+  empty-file            a file is empty or holds a single value, not a mapping or a list
   schema                the data does not fit the model (wrong type, unknown key, bad id)
   duplicate-id          two entries share an id
   dangling-reference    an id points at nothing
@@ -15,6 +16,7 @@ Codes (each has a failing fixture in tests/content/):
   unknown-operator      a rule condition uses an operator that is not registered
   unknown-field         a rule condition tests a field the context does not have
   unfilled-placeholder  a text's {placeholder} is no fact, or its condition does not make that fact known
+  id-mismatch           an id the code reads or emits (concept, feature, signal, intent) is not the YAML's
 """
 
 from __future__ import annotations

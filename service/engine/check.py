@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ..content.context import FactInputs
 from ..index.build import CompiledFinding, Index, choose
 from ..jobconfig.reader import JobView
-from .facts import facts_of, resolve_context
+from .facts import add_derived, facts_of, resolve_context
 from .risk import Risk, assess_risk
 
 SEVERITY_ORDER = {"high": 0, "warning": 1, "info": 2}
@@ -38,12 +39,11 @@ def job_facts(index: Index, view: JobView) -> tuple[dict[str, Any], Risk]:
     """Context facts plus the config's own (sample size, frames) and the derived risk facts."""
     context = resolve_context(index, view.context)
     facts = facts_of(context)
-    facts.update(view.facts)
     family = index.families[context.model_family or index.fallback_family]
-    batch = context.batch_size
-    facts["batch_above_safe"] = batch is not None and batch > family.safe_batch
+    inputs = FactInputs(context, view.facts, family.safe_batch)
+    add_derived(facts, inputs, "check")
     risk = assess_risk(index, context, facts)
-    facts["risk_level"] = risk.level
+    add_derived(facts, replace(inputs, risk_level=risk.level), "risk")
     return facts, risk
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content.context import Context
+from ..content.context import DERIVED, Context, FactInputs
 from ..errors import UnknownModelFamily
 from ..index.build import Index
 
@@ -26,19 +26,17 @@ def resolve_context(index: Index, context: Context, implied: dict[str, Any] | No
 
 
 def facts_of(context: Context) -> dict[str, Any]:
-    """The mapping rule conditions read: every context field plus the derived facts of the context alone."""
+    """The mapping rule conditions read: every context field plus the derived facts a context gives
+    (`content.context.DERIVED`)."""
     facts = context.model_dump()
-    buckets = context.resolutions
-    facts["family"] = context.model_family
-    facts["max_resolution"] = max(buckets) if buckets else None
-    facts["bucket_count"] = len(set(buckets)) if buckets else None
-    width, height = context.sample_width, context.sample_height
-    facts["sample_area"] = width * height if width is not None and height is not None else None
+    add_derived(facts, FactInputs(context), "context")
     return facts
 
 
 def derive(index: Index, facts: dict[str, Any]) -> dict[str, Any]:
-    """Add the facts that need the knowledge (the family's safest first Batch Size) to `facts`, in place.
+    """The derived facts of a plan (`DERIVED` entries of stage `plan`, with those of the context again), added to
+    `facts` in place from the facts themselves: `needs` plans again under each option, so this runs on a dict,
+    not a validated context. They need the knowledge (the family's safest first Batch Size).
 
     Every derived value is None when what it comes from is unknown, so no rule fires on a fact nobody stated.
     """
@@ -62,3 +60,10 @@ def derive(index: Index, facts: dict[str, Any]) -> dict[str, Any]:
     floor = safe if safe is not None else fallback_safe
     facts["target_batch"] = None if batch is None else (floor if batch > floor else 1)
     return facts
+
+
+def add_derived(facts: dict[str, Any], inputs: FactInputs, stage: str) -> None:
+    """Add the derived facts of one stage (`context`, `check`, `risk`) to `facts`, in the registry's order."""
+    for name, derived in DERIVED.items():
+        if derived.stage == stage and derived.compute is not None:
+            facts[name] = derived.compute(inputs)

@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
+import os
+import signal
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from types import FrameType
 
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from .. import __version__
-from ..rendering.pages import Pages, load_assets
+from ..catalogs import Catalogs
+from ..content.checks import check_content
+from ..content.loader import load_content
+from ..content.problems import ContentProblems, Problem
+from ..rendering.pages import Pages, check_templates, load_assets
 from ..runtime import Runtime, gc_paused, load_runtime
 from ..settings import Settings
+from .cache import ResponseCache
 from .contract import install_openapi, operation_id
+from .guards import BodyGuard, ConcurrencyLimit, RequestGuard
 from .logconfig import configure_logging
 from .metrics import Metrics
-from .middleware import BodyGuard, RequestContext, ResponseCache
+from .middleware import RequestContext
 from .problems import asgi_problem, install_handlers
 from .routers import config, content, diagnose, docs, ops, pages, search
 from .routers.content import build_content_cache
@@ -29,13 +39,55 @@ no network at run time. Languages: en (default and fallback), es, pt, fr, de, ko
 problem details (`application/problem+json`) with a stable `code`."""
 
 log = logging.getLogger("remedy.app")
+NEVER_READY_EXIT = 3  # a worker whose knowledge cannot load exits with this code (uvicorn's start-up failure)
+
+
+def precheck(settings: Settings) -> None:
+    """Everything a worker needs besides the index, checked before binding: the knowledge (every problem), the
+    gettext catalogs, the page templates and the static files. Raises `ContentProblems` listing what is broken."""
+    content = load_content(settings.knowledge_dir)
+    problems, _ = check_content(content)
+    try:
+        Catalogs(settings.locales_dir, content.languages.supported, content.languages.default)
+    except Exception as exc:  # a corrupt .mo raises OSError, struct.error, UnicodeDecodeError...
+        problems.append(Problem(str(settings.locales_dir), "", "catalog-unreadable", f"{type(exc).__name__}: {exc}"))
+    for name, error in check_templates().items():
+        problems.append(Problem(f"service/rendering/templates/{name}", "", "template-invalid", error))
+    try:
+        load_assets()
+    except OSError as exc:
+        problems.append(Problem("service/rendering/static", "", "static-missing", str(exc)))
+    if problems:
+        raise ContentProblems(problems)
+
+
+def drain_on_sigterm(app: FastAPI, grace: float) -> None:
+    """On SIGTERM, `/readyz` answers 503 for `grace` seconds while everything else is still served, then the
+    server's own handler (installed before the lifespan runs) shuts down gracefully: a load balancer stops
+    sending traffic before the listener closes. A second SIGTERM stops at once."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # signals are the main thread's (a test client runs the app in another thread)
+    server_handler = signal.getsignal(signal.SIGTERM)
+    if not callable(server_handler):
+        return
+    loop = asyncio.get_running_loop()
+
+    def on_sigterm(sig: int, frame: FrameType | None) -> None:
+        if app.state.draining:
+            server_handler(sig, frame)
+            return
+        app.state.draining = True
+        log.info("SIGTERM: not ready from now on, stopping in %.1f s", grace)
+        loop.call_soon_threadsafe(loop.call_later, grace, server_handler, sig, frame)
+
+    signal.signal(signal.SIGTERM, on_sigterm)
 
 
 def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
     """Render what is rendered once, then mark the app ready (`/readyz`)."""
     with gc_paused():
         app.state.content_cache = build_content_cache(runtime)
-        app.state.pages = Pages(runtime.index, runtime.catalogs, load_assets())
+        app.state.pages = Pages(runtime.index, runtime.catalogs, load_assets(), app.state.settings.page_cache_bytes)
     app.state.runtime = runtime
     app.state.metrics.set_build(__version__, runtime.index.revision)
     app.state.metrics.sample_process()
@@ -54,12 +106,18 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if lazy:
+            drain_on_sigterm(app, settings.shutdown_grace)
         if lazy and app.state.runtime is None:
             def load() -> None:
                 try:
                     attach_runtime(app, load_runtime(settings))
-                except Exception:
-                    log.exception("the knowledge could not be loaded; the service stays not ready")
+                except BaseException:
+                    # This worker can never become ready: exit, so that its supervisor restarts it (or a rollout
+                    # stops) instead of a live process answering 503 forever.
+                    log.exception("the knowledge could not be loaded; this worker exits")
+                    logging.shutdown()
+                    os._exit(NEVER_READY_EXIT)
                 finally:
                     app.state.loading = False
 
@@ -72,6 +130,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
     app.state.settings = settings
     app.state.metrics = Metrics()
     app.state.ready = False
+    app.state.draining = False
     app.state.loading = False
     app.state.runtime = None
     install_handlers(app)
@@ -79,7 +138,6 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
         app.include_router(module.router)
     install_openapi(app)
     app.add_middleware(ResponseCache, settings=settings, metrics=app.state.metrics)
-    app.add_middleware(BodyGuard, settings=settings, problem=asgi_problem)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -90,6 +148,11 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
             expose_headers=["ETag", "Content-Language", "X-Request-ID", "traceparent"],
             max_age=600,
         )
+    # Outermost last: request id and log line, then headers (431, HEAD), body (413/408/400), then the
+    # concurrency limit (503) around the computing.
+    app.add_middleware(ConcurrencyLimit, settings=settings, problem=asgi_problem)
+    app.add_middleware(BodyGuard, settings=settings, problem=asgi_problem)
+    app.add_middleware(RequestGuard, settings=settings, problem=asgi_problem)
     app.add_middleware(RequestContext, settings=settings, metrics=app.state.metrics)
     if not lazy:
         attach_runtime(app, runtime or load_runtime(settings))

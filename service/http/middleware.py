@@ -1,7 +1,7 @@
-"""Pure ASGI middleware: request ids, JSON access logs, metrics, security headers, and body limits.
+"""Pure ASGI middleware: request ids, JSON access logs, metrics and security headers.
 
-The body guard reads a request body once, bounded: over the limit -> 413, not UTF-8 -> 400, JSON nested
-past the limit -> 400; the handlers then see the same bytes. Everything answers problem+json.
+The limits on what a request may take (headers, body, concurrency) are in `guards`; the response cache is in
+`cache`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ import uuid
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from ..errors import InvalidUtf8, JsonTooDeep, PayloadTooLarge, RemedyError
+from ..errors import RemedyError
 from ..settings import Settings
 from .logconfig import REQUEST_ID, TRACE_ID, JsonFormatter, configure_logging
-from .metrics import MATCH_SCOPE_KEY
 
-__all__ = ["BodyGuard", "JsonFormatter", "RequestContext", "ResponseCache", "configure_logging"]
+__all__ = ["JsonFormatter", "RequestContext", "configure_logging"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -32,92 +31,6 @@ _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 # W3C Trace Context: version-traceid-parentid-flags, lower-case hex, ids not all zeros.
 _TRACEPARENT = re.compile(r"^00-(?!0{32})([0-9a-f]{32})-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$")
 CLIENT_CLOSED = 499  # nginx's status for a request whose client went away before the answer
-
-
-def json_depth_exceeds(body: bytes, limit: int) -> bool:
-    """Whether arrays/objects nest deeper than `limit` (strings skipped). Cheap unless the body has many brackets.
-
-    >>> json_depth_exceeds(b'{"a": [[1]]}', 2), json_depth_exceeds(b'{"a": "[[[[["}', 2)
-    (True, False)
-    """
-    if body.count(b"[") + body.count(b"{") <= limit:
-        return False
-    depth = 0
-    in_string = escaped = False
-    for byte in body:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            if depth > limit:
-                return True
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return False
-
-
-class BodyGuard:
-    """Bounded request bodies for the JSON API: size, UTF-8 and nesting are checked before any parsing."""
-
-    def __init__(self, app: ASGIApp, settings: Settings, problem: ProblemWriter) -> None:
-        self.app = app
-        self.max_bytes = settings.max_body_bytes
-        self.max_depth = settings.max_json_depth
-        self.problem = problem
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
-            await self.app(scope, receive, send)
-            return
-        length = _header(scope, b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_bytes:
-            await self._refuse(scope, send, PayloadTooLarge(limit=self.max_bytes))
-            return
-        chunks: list[bytes] = []
-        size = 0
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await self._refuse(scope, send, PayloadTooLarge(limit=self.max_bytes))
-                return
-            chunks.append(chunk)
-            more = message.get("more_body", False)
-        body = b"".join(chunks)
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError:
-            await self._refuse(scope, send, InvalidUtf8())
-            return
-        if json_depth_exceeds(body, self.max_depth):
-            await self._refuse(scope, send, JsonTooDeep(limit=self.max_depth))
-            return
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, send: Send, error: RemedyError) -> None:
-        status, headers, body = self.problem(scope, error)
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
 
 
 class RequestContext:
@@ -134,6 +47,8 @@ class RequestContext:
         self._static_routes: frozenset[str] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """One request from end to end: its ids, the wrapped `send` that adds headers, the outcome, its metrics
+        and its log line. It stays one function on purpose: each step reads what the one before it set."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -215,67 +130,3 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-class ResponseCache:
-    """Answers are deterministic for a knowledge revision: a bounded LRU of successful answers to the
-    computed endpoints, keyed by everything the answer depends on (method, path, query, Accept-Language,
-    body). Size 0 turns it off."""
-
-    CACHED = frozenset({("POST", "/v1/diagnose"), ("POST", "/v1/config/check"), ("GET", "/v1/search")})
-
-    def __init__(self, app: ASGIApp, settings: Settings, metrics: Any) -> None:
-        from collections import OrderedDict
-
-        self.app = app
-        self.size = settings.response_cache_size
-        self.metrics = metrics
-        # key -> (status, headers, body, the match outcome the answer counted, if any)
-        self.entries: OrderedDict[
-            tuple[Any, ...], tuple[int, list[tuple[bytes, bytes]], bytes, tuple[str, str, str] | None]
-        ] = OrderedDict()
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.size == 0 or scope["type"] != "http" or (scope["method"], scope["path"]) not in self.CACHED:
-            await self.app(scope, receive, send)
-            return
-        body = b""
-        if scope["method"] == "POST":
-            more = True
-            chunks = []
-            while more:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    return
-                chunks.append(message.get("body", b""))
-                more = message.get("more_body", False)
-            body = b"".join(chunks)
-        key = (scope["method"], scope["path"], scope.get("query_string", b""), _header(scope, b"accept-language"),
-               _header(scope, b"content-type"), body)
-        hit = self.entries.get(key)
-        if hit is not None:
-            self.entries.move_to_end(key)
-            self.metrics.cache.labels("hit").inc()
-            status, headers, payload, match = hit
-            if match is not None:
-                self.metrics.matches.labels(*match).inc()
-            await send({"type": "http.response.start", "status": status, "headers": headers})
-            await send({"type": "http.response.body", "body": payload})
-            return
-        self.metrics.cache.labels("miss").inc()
-        started: Message = {}
-        parts: list[bytes] = []
-
-        async def replay() -> Message:
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        async def capture(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                started.update(message)
-            elif message["type"] == "http.response.body":
-                parts.append(message.get("body", b""))
-            await send(message)
-
-        await self.app(scope, replay, capture)
-        if started.get("status") == 200:
-            self.entries[key] = (200, list(started.get("headers", [])), b"".join(parts), scope.get(MATCH_SCOPE_KEY))
-            if len(self.entries) > self.size:
-                self.entries.popitem(last=False)

@@ -7,7 +7,6 @@ only. Problems found here (unknown operators, fields, builders) are content prob
 from __future__ import annotations
 
 import fnmatch
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -15,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..content.context import CHECK_FACTS, CONTEXT_FIELDS, DERIVED_FIELDS, PLACEHOLDERS, Context
+from ..content.context import CONTEXT_FIELDS, DERIVED_FIELDS, Context
 from ..content.models import (
     Conflict,
     Content,
@@ -33,9 +32,12 @@ from ..content.models import (
     Variants,
 )
 from ..content.problems import ContentProblems, Problem
+from ..understanding.ids import id_problems
 from ..understanding.matcher import Matcher, build_matcher
-from .conditions import ConditionError, Predicate, compile_condition, condition_fields, known_fields
+from ..understanding.profiles import profile_problems
+from .conditions import ConditionError, Predicate, compile_condition, condition_fields
 from .patches import BUILDERS, VALUE_BUILDERS, Builder, ValueBuilder
+from .placeholders import placeholder_problems
 
 Choice = tuple[tuple[str, Predicate], ...]  # text variants in order: (variant id, its condition)
 
@@ -144,117 +146,20 @@ class Index:
 
 def build_index(content: Content) -> Index:
     """Compile `content`; raise `ContentProblems` if a rule cannot be compiled."""
-    problems: list[Problem] = []
-
-    def compiled(condition: Mapping[str, Any], file: str, path: str) -> Predicate:
-        try:
-            return compile_condition(condition)
-        except ConditionError as exc:
-            problems.append(Problem(file, f"{path}.{exc.path}", exc.code, str(exc)))
-            return _never
-
-    def choice(variants: Variants, file: str, path: str) -> Choice:
-        return tuple((vid, compiled(cond, file, f"{path}.{vid}")) for vid, cond in variants.items())
-
-    steps: dict[str, CompiledStep] = {}
-    for i, step in enumerate(content.steps):
-        builder = None
-        if step.patch_builder:
-            builder = BUILDERS.get(step.patch_builder)
-            if builder is None:
-                problems.append(
-                    Problem("structure/steps.yaml", f"{i}.patch_builder", "dangling-reference",
-                            f"no patch builder {step.patch_builder!r}")
-                )
-        where = "structure/steps.yaml"
-        steps[step.id] = CompiledStep(
-            step=step,
-            applies=compiled(step.applies, where, f"{i}.applies"),
-            reads=_reads(step.applies),
-            builder=builder,
-            details=tuple(choice(part, where, f"{i}.details.{k}") for k, part in enumerate(step.details)),
-            checks=tuple(
-                CompiledCheck(
-                    check=check,
-                    met=compiled(check.met, where, f"{i}.checks.{k}.met") if check.met else None,
-                    not_met=compiled(check.not_met, where, f"{i}.checks.{k}.not_met") if check.not_met else None,
-                    notes=choice(check.notes, where, f"{i}.checks.{k}.notes"),
-                )
-                for k, check in enumerate(step.checks)
-            ),
-        )
-
-    symptoms: dict[str, CompiledSymptom] = {}
-    for i, sym in enumerate(content.symptoms):
-        for key in sym.implies:
-            if key not in CONTEXT_FIELDS:
-                problems.append(Problem("structure/symptoms.yaml", f"{i}.implies.{key}", "unknown-field",
-                                        f"the context has no field {key!r}"))
-        plan = tuple(
-            PlanItem(steps[e.step], e.reason,
-                     compiled(e.when, "structure/symptoms.yaml", f"{i}.plan.{j}.when") if e.when else None)
-            for j, e in enumerate(sym.plan) if e.step in steps
-        )
-        reads = frozenset().union(*(item.step.reads for item in plan), *(_reads(e.when) for e in sym.plan))
-        symptoms[sym.id] = CompiledSymptom(sym, plan, reads)
-
-    facts = {
-        fid: compiled(cond, "structure/rules.yaml", f"risk_facts.{fid}")
-        for fid, cond in content.rules.risk_facts.items()
-    }
-    risk = tuple(
-        CompiledRisk(
-            rule=rule,
-            when=compiled(rule.when, "structure/rules.yaml", f"risk.{i}.when"),
-            facts=tuple((f, facts[f]) for f in rule.facts if f in facts),
-        )
-        for i, rule in enumerate(content.rules.risk)
-    )
-    risk_reads = frozenset().union(*(_reads(r.when) for r in content.rules.risk))
-    findings = []
-    for i, rule in enumerate(content.findings):
-        value_builder = None
-        if rule.suggested_builder:
-            value_builder = VALUE_BUILDERS.get(rule.suggested_builder)
-            if value_builder is None:
-                problems.append(Problem("structure/findings.yaml", f"{i}.suggested_builder", "dangling-reference",
-                                        f"no value builder {rule.suggested_builder!r}"))
-        findings.append(CompiledFinding(
-            rule=rule,
-            when=compiled(rule.when, "structure/findings.yaml", f"{i}.when"),
-            high_when=compiled(rule.high_when, "structure/findings.yaml", f"{i}.high_when") if rule.high_when else None,
-            builder=value_builder,
-            title=choice(rule.title, "structure/findings.yaml", f"{i}.title"),
-            details=tuple(choice(part, "structure/findings.yaml", f"{i}.details.{k}")
-                          for k, part in enumerate(rule.details)),
-        ))
-    for i, need in enumerate(content.rules.needs):
-        if need.field not in CONTEXT_FIELDS:
-            problems.append(Problem("structure/rules.yaml", f"needs.{i}.field", "unknown-field",
-                                    f"the context has no field {need.field!r}"))
-            continue
-        for k, option in enumerate(need.options):
-            try:
-                Context.model_validate({need.field: option})
-            except ValidationError:
-                problems.append(Problem("structure/rules.yaml", f"needs.{i}.options.{k}", "schema",
-                                        f"{option!r} is not a valid {need.field}"))
-    reasons = {
-        rid: choice(reason.variants, "structure/rules.yaml", f"reasons.{rid}.variants")
-        for rid, reason in content.rules.reasons.items()
-    }
-    needs = tuple(
-        CompiledNeed(n, compiled(n.unless, "structure/rules.yaml", f"needs.{i}.unless") if n.unless else None)
-        for i, n in enumerate(content.rules.needs)
-    )
-    conflicts = tuple(
-        CompiledConflict(c, compiled(c.when, "structure/rules.yaml", f"conflicts.{i}.when"))
-        for i, c in enumerate(content.rules.conflicts)
-    )
-    if not problems:  # placeholders are judged on conditions that compiled
-        problems.extend(_placeholder_problems(content))
-    if problems:
-        raise ContentProblems(problems)
+    c = _Compiler()
+    steps = c.steps(content)
+    symptoms = c.symptoms(content, steps)
+    risk, risk_reads = c.risk(content)
+    findings = c.findings(content)
+    needs = c.needs(content)
+    reasons = c.reasons(content)
+    conflicts = c.conflicts(content)
+    c.problems.extend(profile_problems(content))
+    c.problems.extend(id_problems(content))
+    if not c.problems:  # placeholders are judged on conditions that compiled
+        c.problems.extend(placeholder_problems(content))
+    if c.problems:
+        raise ContentProblems(c.problems)
 
     fallback = next(f.id for f in content.families if f.fallback)
     return Index(
@@ -269,7 +174,7 @@ def build_index(content: Content) -> Index:
         fallback_family=fallback,
         risk=risk,
         risk_reads=risk_reads,
-        findings=tuple(findings),
+        findings=findings,
         needs=needs,
         reasons=_frozen(reasons),
         conflicts=conflicts,
@@ -287,78 +192,129 @@ def build_index(content: Content) -> Index:
     )
 
 
-_PLACEHOLDER = re.compile(r"\{([a-z_]+)(?::[^{}]*)?\}")
-_FACTS = frozenset(CONTEXT_FIELDS) | frozenset(DERIVED_FIELDS)
+class _Compiler:
+    """Compiles each part of the content, collecting every problem instead of stopping at the first."""
 
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
 
-def _placeholder_problems(content: Content) -> list[Problem]:
-    """Every {placeholder} of a conditioned text must be a fact its condition makes known (with the step's own
-    `applies`), so a chosen text is always filled: `Batch Size is {batch_size}` only where the batch is known.
-    Checked on the source language; translations keep the same placeholders (content checks)."""
-    text = content.texts.get(content.languages.default)
-    if text is None:
-        return []
-    problems: list[Problem] = []
+    def condition(self, condition: Mapping[str, Any], file: str, path: str) -> Predicate:
+        try:
+            return compile_condition(condition)
+        except ConditionError as exc:
+            self.problems.append(Problem(file, f"{path}.{exc.path}", exc.code, str(exc)))
+            return _never
 
-    def check(file: str, path: str, template: str, *conditions: Mapping[str, Any],
-              always: frozenset[str] = frozenset()) -> None:
-        known = frozenset().union(always, *(known_fields(c) for c in conditions))
-        if "model_family" in known:
-            known |= {"family"}
-        for name in _PLACEHOLDER.findall(template):
-            fact = PLACEHOLDERS.get(name, name)
-            if fact in always:
+    def choice(self, variants: Variants, file: str, path: str) -> Choice:
+        return tuple((vid, self.condition(cond, file, f"{path}.{vid}")) for vid, cond in variants.items())
+
+    def steps(self, content: Content) -> dict[str, CompiledStep]:
+        steps: dict[str, CompiledStep] = {}
+        for i, step in enumerate(content.steps):
+            builder = None
+            if step.patch_builder:
+                builder = BUILDERS.get(step.patch_builder)
+                if builder is None:
+                    self.problems.append(
+                        Problem("structure/steps.yaml", f"{i}.patch_builder", "dangling-reference",
+                                f"no patch builder {step.patch_builder!r}")
+                    )
+            steps[step.id] = CompiledStep(
+                step=step,
+                applies=self.condition(step.applies, "structure/steps.yaml", f"{i}.applies"),
+                reads=_reads(step.applies),
+                builder=builder,
+                details=tuple(self.choice(part, "structure/steps.yaml", f"{i}.details.{k}")
+                              for k, part in enumerate(step.details)),
+                checks=tuple(self.check(check, f"{i}.checks.{k}") for k, check in enumerate(step.checks)),
+            )
+        return steps
+
+    def check(self, check: StepCheck, path: str) -> CompiledCheck:
+        where = "structure/steps.yaml"
+        return CompiledCheck(
+            check=check,
+            met=self.condition(check.met, where, f"{path}.met") if check.met else None,
+            not_met=self.condition(check.not_met, where, f"{path}.not_met") if check.not_met else None,
+            notes=self.choice(check.notes, where, f"{path}.notes"),
+        )
+
+    def symptoms(self, content: Content, steps: Mapping[str, CompiledStep]) -> dict[str, CompiledSymptom]:
+        symptoms: dict[str, CompiledSymptom] = {}
+        for i, sym in enumerate(content.symptoms):
+            for key in sym.implies:
+                if key not in CONTEXT_FIELDS:
+                    self.problems.append(Problem("structure/symptoms.yaml", f"{i}.implies.{key}", "unknown-field",
+                                                 f"the context has no field {key!r}"))
+            plan = tuple(
+                PlanItem(steps[e.step], e.reason,
+                         self.condition(e.when, "structure/symptoms.yaml", f"{i}.plan.{j}.when") if e.when else None)
+                for j, e in enumerate(sym.plan) if e.step in steps
+            )
+            reads = frozenset().union(*(item.step.reads for item in plan), *(_reads(e.when) for e in sym.plan))
+            symptoms[sym.id] = CompiledSymptom(sym, plan, reads)
+        return symptoms
+
+    def risk(self, content: Content) -> tuple[tuple[CompiledRisk, ...], frozenset[str]]:
+        facts = {
+            fid: self.condition(cond, "structure/rules.yaml", f"risk_facts.{fid}")
+            for fid, cond in content.rules.risk_facts.items()
+        }
+        risk = tuple(
+            CompiledRisk(
+                rule=rule,
+                when=self.condition(rule.when, "structure/rules.yaml", f"risk.{i}.when"),
+                facts=tuple((f, facts[f]) for f in rule.facts if f in facts),
+            )
+            for i, rule in enumerate(content.rules.risk)
+        )
+        return risk, frozenset().union(*(_reads(r.when) for r in content.rules.risk))
+
+    def findings(self, content: Content) -> tuple[CompiledFinding, ...]:
+        findings = []
+        f = "structure/findings.yaml"
+        for i, rule in enumerate(content.findings):
+            value_builder = None
+            if rule.suggested_builder:
+                value_builder = VALUE_BUILDERS.get(rule.suggested_builder)
+                if value_builder is None:
+                    self.problems.append(Problem(f, f"{i}.suggested_builder", "dangling-reference",
+                                                 f"no value builder {rule.suggested_builder!r}"))
+            findings.append(CompiledFinding(
+                rule=rule,
+                when=self.condition(rule.when, f, f"{i}.when"),
+                high_when=self.condition(rule.high_when, f, f"{i}.high_when") if rule.high_when else None,
+                builder=value_builder,
+                title=self.choice(rule.title, f, f"{i}.title"),
+                details=tuple(self.choice(part, f, f"{i}.details.{k}") for k, part in enumerate(rule.details)),
+            ))
+        return tuple(findings)
+
+    def needs(self, content: Content) -> tuple[CompiledNeed, ...]:
+        f = "structure/rules.yaml"
+        for i, need in enumerate(content.rules.needs):
+            if need.field not in CONTEXT_FIELDS:
+                self.problems.append(Problem(f, f"needs.{i}.field", "unknown-field",
+                                             f"the context has no field {need.field!r}"))
                 continue
-            if fact not in _FACTS:
-                problems.append(Problem(file, path, "unfilled-placeholder", f"{{{name}}} is no fact of an answer"))
-            elif fact not in known:
-                problems.append(Problem(file, path, "unfilled-placeholder",
-                                        f"{{{name}}} is used where its condition does not make {fact} known"))
+            for k, option in enumerate(need.options):
+                try:
+                    Context.model_validate({need.field: option})
+                except ValidationError:
+                    self.problems.append(Problem(f, f"needs.{i}.options.{k}", "schema",
+                                                 f"{option!r} is not a valid {need.field}"))
+        return tuple(
+            CompiledNeed(n, self.condition(n.unless, f, f"needs.{i}.unless") if n.unless else None)
+            for i, n in enumerate(content.rules.needs)
+        )
 
-    base = f"text/{text.lang}"
-    for step in content.steps:
-        stext = text.steps.get(step.id)
-        if stext is None:
-            continue
-        details = stext.detail if isinstance(stext.detail, dict) else {"": stext.detail}
-        conditions = {vid: cond for part in step.details for vid, cond in part.items()}
-        for vid, template in details.items():
-            path = f"{step.id}.detail" + (f".{vid}" if vid else "")
-            check(f"{base}/steps.yaml", path, template, step.applies, conditions.get(vid, {}))
-        for c in step.checks:
-            for note, template in stext.checks.get(c.id, {}).items():
-                check(f"{base}/steps.yaml", f"{step.id}.checks.{c.id}.{note}", template, c.notes.get(note, {}))
-    for rid, reason in content.rules.reasons.items():
-        value = text.rules.reasons.get(rid)
-        variants = value if isinstance(value, dict) else {"": value} if value else {}
-        for vid, template in variants.items():
-            check(f"{base}/rules.yaml", f"reasons.{rid}" + (f".{vid}" if vid else ""), template,
-                  reason.variants.get(vid, {}))
-    for finding in content.findings:
-        # a config check always knows the facts the reader fills with AI Toolkit's defaults, the finding's value
-        # and, where it has one, its safer value
-        always = frozenset(CHECK_FACTS) | {"value"} | (
-            {"suggested"} if finding.suggested is not None or finding.suggested_builder else set())
-        finding_text = text.findings.get(finding.id)
-        if finding_text is None:
-            continue
-        for part, choices in (("title", finding.title), *(("detail", d) for d in finding.details)):
-            texts = getattr(finding_text, part)
-            if isinstance(texts, str):
-                continue
-            for vid, cond in choices.items():
-                if vid in texts:
-                    check(f"{base}/findings.yaml", f"{finding.id}.{part}.{vid}", texts[vid], finding.when, cond,
-                          always=always)
-        for part in ("title", "detail"):
-            single = getattr(finding_text, part)
-            if isinstance(single, str):
-                check(f"{base}/findings.yaml", f"{finding.id}.{part}", single, finding.when, always=always)
-    for fid, cond in content.rules.risk_facts.items():
-        risk_text = text.rules.risk_reasons.get(fid)
-        if risk_text:
-            check(f"{base}/rules.yaml", f"risk_reasons.{fid}", risk_text, cond)
-    return problems
+    def reasons(self, content: Content) -> dict[str, Choice]:
+        return {rid: self.choice(reason.variants, "structure/rules.yaml", f"reasons.{rid}.variants")
+                for rid, reason in content.rules.reasons.items()}
+
+    def conflicts(self, content: Content) -> tuple[CompiledConflict, ...]:
+        return tuple(CompiledConflict(c, self.condition(c.when, "structure/rules.yaml", f"conflicts.{i}.when"))
+                     for i, c in enumerate(content.rules.conflicts))
 
 
 def _reads(condition: Mapping[str, Any]) -> frozenset[str]:

@@ -15,12 +15,15 @@ from ..errors import InvalidYaml, PayloadTooLarge, YamlTooComplex, YamlUnsafeTag
 
 MAX_CHARS = 262_144
 MAX_NODES = 50_000
+MAX_NUMBER_CHARS = 100  # a longer integer is no config value (and past 4,300 digits Python refuses to read it)
+_INT_TAG = "tag:yaml.org,2002:int"
 
 _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _expanded_size_exceeds(root: yaml.Node, limit: int) -> bool:
-    """Walk the node graph as construction would (aliases expanded), stopping past `limit` nodes."""
+    """Walk the node graph as construction would (aliases expanded), stopping past `limit` nodes; an integer
+    too long to be a config value is refused on the way, with its line."""
     stack: list[yaml.Node] = [root]
     seen = 0
     while stack:
@@ -28,7 +31,14 @@ def _expanded_size_exceeds(root: yaml.Node, limit: int) -> bool:
         seen += 1
         if seen > limit:
             return True
-        if isinstance(node, yaml.MappingNode):
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _INT_TAG and len(node.value) > MAX_NUMBER_CHARS:
+                mark = node.start_mark
+                error = InvalidYaml(line=mark.line + 1, column=mark.column + 1, context_line=mark.line + 1,
+                                    problem=f"a number of more than {MAX_NUMBER_CHARS} digits")
+                error.extra.update(line=mark.line + 1, column=mark.column + 1, context_line=mark.line + 1)
+                raise error
+        elif isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 stack.append(key)
                 stack.append(value)
@@ -41,6 +51,12 @@ def load_yaml_text(text: str, max_chars: int = MAX_CHARS, max_nodes: int = MAX_N
     """Parse one YAML document into plain Python data, or raise a problem that says why not."""
     if len(text) > max_chars:
         raise PayloadTooLarge(limit=max_chars)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:  # half a surrogate pair (stdin read with surrogateescape...)
+            raise InvalidYaml(line="?", column="?", context_line="?",
+                              problem=f"character {exc.start} is not valid Unicode text") from None
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -59,6 +75,8 @@ def load_yaml_text(text: str, max_chars: int = MAX_CHARS, max_nodes: int = MAX_N
         raise InvalidYaml(line="?", column="?", context_line="?", problem=str(exc)[:200]) from None
     except RecursionError:
         raise YamlTooComplex(limit=max_nodes) from None
+    except ValueError as exc:  # a value a constructor cannot build (a timestamp out of range...)
+        raise InvalidYaml(line="?", column="?", context_line="?", problem=str(exc)[:200]) from None
     finally:
         loader.dispose()
 

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 import yaml
 from babel.numbers import format_decimal, format_percent
+from cachetools import LRUCache
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from ..catalogs import Catalogs
@@ -23,6 +24,7 @@ from .views import render_guide
 
 HERE = Path(__file__).resolve().parent
 GUIDE_ID = "gradient-checkpointing-oom"
+PAGE_TEMPLATES = ("base.html", "blocks.html", "guide.html", "troubleshoot.html")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,21 @@ def load_assets() -> dict[str, Asset]:
     return assets
 
 
+def check_templates() -> dict[str, str]:
+    """Every page template compiled once: its name -> the error, for those that do not compile (start-up check)."""
+    env = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+    broken = {}
+    for path in sorted((HERE / "templates").glob("*.html")):
+        try:
+            env.get_template(path.name)
+        except Exception as exc:  # TemplateSyntaxError, UnicodeDecodeError, OSError
+            broken[path.name] = f"{type(exc).__name__}: {exc}"
+    for name in PAGE_TEMPLATES:
+        if not (HERE / "templates" / name).is_file():
+            broken[name] = "missing"
+    return broken
+
+
 def _yaml(patch: Any) -> str:
     return yaml.safe_dump(patch, sort_keys=False, allow_unicode=True, default_flow_style=False).rstrip()
 
@@ -51,7 +68,9 @@ def _yaml(patch: Any) -> str:
 class Pages:
     """Renders the help pages for every language; built once at start-up."""
 
-    def __init__(self, index: Index, catalogs: Catalogs, assets: dict[str, Asset]) -> None:
+    def __init__(
+        self, index: Index, catalogs: Catalogs, assets: dict[str, Asset], cache_bytes: int = 8_388_608
+    ) -> None:
         self.index = index
         self.catalogs = catalogs
         self.assets = assets
@@ -64,7 +83,12 @@ class Pages:
         )
         self.env.globals["static"] = lambda name: f"/static/{name}?v={assets[name].version}"
         self.env.globals["yaml"] = _yaml
-        self._guides: dict[tuple[str, str, str], tuple[bytes, str]] = {}
+        # (language, guide, public base URL) -> page: the base URL comes from the Host header, so the cache is
+        # bounded in bytes and keyed by a digest of it.
+        self._guides: LRUCache[tuple[str, str, bytes], tuple[bytes, str]] = LRUCache(
+            maxsize=max(cache_bytes, 1), getsizeof=lambda page: len(page[0]) + 256
+        )
+        self._cache_bytes = cache_bytes
 
     def _common(self, lang: str, base_url: str, path_of: Callable[[str], str], page: str) -> dict[str, Any]:
         base = base_url.rstrip("/")
@@ -92,15 +116,14 @@ class Pages:
 
     def guide(self, lang: str, guide_id: str, base_url: str) -> tuple[bytes, str]:
         """The guide page, encoded, with its strong ETag; rendered once per (language, guide, public base
-        URL), a small set (bounded all the same)."""
-        key = (lang, guide_id, base_url)
+        URL) while it stays in the bounded cache."""
+        key = (lang, guide_id, hashlib.blake2b(base_url.encode("utf-8", "surrogateescape"), digest_size=16).digest())
         page = self._guides.get(key)
         if page is None:
             body = self._render_guide(lang, guide_id, base_url).encode("utf-8")
             page = (body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
-            if len(self._guides) >= 256:
-                self._guides.clear()
-            self._guides[key] = page
+            if len(body) + 256 <= self._cache_bytes:
+                self._guides[key] = page
         return page
 
     def _render_guide(self, lang: str, guide_id: str, base_url: str) -> str:
@@ -113,13 +136,13 @@ class Pages:
 
     def troubleshoot(self, lang: str, base_url: str, form: dict[str, str], errors: dict[str, str],
                      answer: dict[str, Any] | None, query_string: str) -> str:
+        """The troubleshooter page. The query is shown once (in its text box): the alternate links are the bare
+        page, and only the language switcher carries `query_string` (the form, without a long free text)."""
         text = self.index.texts[lang]
-        context = self._common(
-            lang, base_url,
-            lambda code: f"/help/{code}/troubleshoot" + (f"?{query_string}" if query_string else ""),
-            "troubleshoot",
-        )
-        context["canonical"] = base_url.rstrip("/") + f"/help/{lang}/troubleshoot"
+        context = self._common(lang, base_url, lambda code: f"/help/{code}/troubleshoot", "troubleshoot")
+        if query_string:
+            for alt in context["alternates"]:
+                alt["switch"] += f"?{query_string}"
         t = context["t"]
         return self.env.get_template("troubleshoot.html").render(
             context,
@@ -149,6 +172,9 @@ def form_value(value: Any) -> str:
     return str(value)
 
 
+LINK_QUERY_CHARS = 300  # a free text longer than this is not copied into the page's links (language switcher too)
+
+
 def _questions(answer: dict[str, Any], form: dict[str, str], lang: str) -> list[dict[str, Any]]:
     """The answer's questions, each option a link to the same troubleshooter with that answer added to the form:
     the page asks what would change its answer, and a click answers."""
@@ -157,8 +183,16 @@ def _questions(answer: dict[str, Any], form: dict[str, str], lang: str) -> list[
         if question["field"] not in form:
             continue  # an input the form has no field for
         options = []
+        base = {k: v for k, v in form.items() if v}
+        if len(base.get("q", "")) > LINK_QUERY_CHARS:
+            # A long text (a pasted log) is not copied into every link: the link carries what it was understood
+            # as instead (its symptom and the context fields the form has).
+            base.pop("q")
+            symptom = answer.get("symptom") or {}
+            understood = {k: form_value(v) for k, v in (answer.get("context") or {}).items() if k in form}
+            base = understood | base | ({"symptom": symptom["id"]} if symptom.get("id") else {})
         for option in question["options"]:
-            params = {k: v for k, v in form.items() if v} | {question["field"]: form_value(option["value"])}
+            params = base | {question["field"]: form_value(option["value"])}
             options.append({"label": option["label"], "href": f"/help/{lang}/troubleshoot?{urlencode(params)}"})
         out.append({"field": question["field"], "text": question["text"], "options": options})
     return out

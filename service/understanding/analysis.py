@@ -1,7 +1,8 @@
-"""Text analysis shared by queries and knowledge: normalization, tokens, stems, Korean, numbers, typos.
+"""Text analysis shared by queries and knowledge: tokens, stems, Hangul, numbers, typos.
 
-Everything language-specific comes from data (`knowledge/text/<lang>/vocabulary.yaml`); this module only
-knows scripts and the Snowball stemmers. An `Analyzer` is built once at start-up and is read-only after.
+Everything language-specific comes from data: each language's profile (`knowledge/text/<lang>/profile.yaml`,
+compiled by `profiles`) and vocabulary. An `Analyzer` is built once at start-up and is read-only after: what it
+remembers between calls lives in the `caches.Caches` the caller passes (the runtime's; none by default).
 
 >>> normalize("Désactivé ÉTAPE  Größe")
 'desactive etape grosse'
@@ -10,116 +11,19 @@ knows scripts and the Snowball stemmers. An `Analyzer` is built once at start-up
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-import Stemmer
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
-STEMMER_NAMES = {"en": "english", "es": "spanish", "pt": "portuguese", "fr": "french", "de": "german"}
-LATIN_LANGS = tuple(STEMMER_NAMES)
-ENGLISH = "en"
-FORMS_CACHE_SIZE = 20_000  # words; cleared when full, so memory stays bounded under any traffic
-STEM_CACHE_SIZE = 50_000  # (language, word) pairs, least recently used dropped
+from .caches import NO_CACHE, Caches
+from .limits import DEFAULT_LIMITS, WorkLimits
+from .normalize import fold, is_hangul, normalize, split_tokens
+from .profiles import Profile
 
-
-class Bounded(dict):  # type: ignore[type-arg]
-    """A cache that is cleared when full, so memory stays bounded under any traffic (reads are plain `get`)."""
-
-    def __init__(self, size: int = FORMS_CACHE_SIZE) -> None:
-        super().__init__()
-        self.size = size
-
-    def put(self, key: object, value: object) -> None:
-        if len(self) >= self.size:
-            self.clear()
-        self[key] = value
-
-_TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
-_DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
-# A number glued to a unit of time or rate ("295s/it", "2it/sec", "2hours"): the number and its unit.
-_RATE = re.compile(r"^(\d+(?:\.\d+)?)(s|sec|secs|it|its|h|hr|hrs|hour|hours|min|mins|minutes|seconds)$")
-# Combining diacritical marks (the blocks Latin, Greek and Cyrillic accents decompose into).
-_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
-_ORDINAL_DIGIT = re.compile(r"^(\d{1,7})(?:st|nd|rd|th|o|a|e|er|eme|re|ere|te|ten|ter|tes)$")
-
-# Korean particles and endings, longest first: stripped from a token's end to reach its stem.
-KOREAN_SUFFIXES = tuple(sorted((
-    "이었는데", "였는데", "습니다", "ㅂ니다", "합니다", "입니다", "니다", "는데도", "인데도", "는데", "인데", "에서는",
-    "에서도", "에서", "에게", "으로는", "으로", "로는", "로", "까지", "부터", "처럼", "보다", "하고", "이랑", "랑",
-    "이나", "나", "이에요", "예요", "이요", "이야", "해요", "했어요", "했는데", "하면", "해도", "해서", "했다", "한데",
-    "을", "를", "이", "가", "은", "는", "에", "의", "도", "만", "와", "과", "요", "죠", "지요", "네요",
-), key=len, reverse=True))
-
-
-def normalize(text: str) -> str:
-    """NFKC, case-folded, accents removed (Hangul kept), whitespace collapsed."""
-    if text.isascii():
-        return " ".join(text.casefold().split())
-    text = unicodedata.normalize("NFKC", text).casefold()
-    stripped = _COMBINING.sub("", unicodedata.normalize("NFD", text))
-    return " ".join(unicodedata.normalize("NFC", stripped).split())
-
-
-def is_hangul(token: str) -> bool:
-    """True when the token starts with a Hangul syllable."""
-    return token[:1] >= "\uac00" and token[:1] <= "\ud7a3"
-
-
-@lru_cache(maxsize=8)
-def _stemmer(lang: str) -> Stemmer.Stemmer:
-    return Stemmer.Stemmer(STEMMER_NAMES[lang])
-
-
-# Portuguese Snowball rules read the nasal endings (`-ção`, `-ão`); folded text has lost them, so `visualizacao`
-# and `visualizacoes` would stem apart. The ending is restored (a plural as its singular: `-ões`, `-ães` ->
-# `-ão`) before stemming, and the stem folded after.
-_PT_NASAL = (("coes", "ção"), ("cao", "ção"), ("oes", "ão"), ("aes", "ão"), ("ao", "ão"))
-
-
-@lru_cache(maxsize=STEM_CACHE_SIZE)
-def stem(lang: str, word: str) -> str:
-    """Snowball stem of an already normalized word (bounded cache: start-up stems the same words many times)."""
-    if not word.isalpha():
-        return word
-    if lang == "pt" and len(word) > 3:
-        for ending, nasal in _PT_NASAL:
-            if word.endswith(ending):
-                return fold(str(_stemmer(lang).stemWord(word[: -len(ending)] + nasal)))
-    return str(_stemmer(lang).stemWord(word))
-
-
-def fold(text: str) -> str:
-    """Accents removed (the last step of `normalize`)."""
-    return unicodedata.normalize("NFC", _COMBINING.sub("", unicodedata.normalize("NFD", text)))
-
-
-def strip_korean(token: str) -> str:
-    """Remove one particle or ending from a Hangul token (`프리뷰에서` -> `프리뷰`)."""
-    for suffix in KOREAN_SUFFIXES:
-        if token.endswith(suffix) and len(token) > len(suffix):
-            return token[: -len(suffix)]
-    return token
-
-
-def split_tokens(normalized: str) -> list[str]:
-    """Tokens of normalized text: Latin words/numbers/config keys and Hangul runs, dimensions split."""
-    out: list[str] = []
-    for tok in _TOKEN.findall(normalized):
-        dim = _DIMENSION.match(tok) if "x" in tok else None
-        rate = _RATE.match(tok) if not dim and tok[:1].isdigit() else None
-        if dim:
-            out.extend((dim.group(1), dim.group(2)))
-        elif rate:
-            out.extend((rate.group(1), rate.group(2)))
-        else:
-            out.append(tok)
-    return out
-
+__all__ = ["Analyzer", "Token", "fold", "is_hangul", "normalize", "split_tokens"]
 
 @dataclass(frozen=True, slots=True)
 class Token:
@@ -135,27 +39,34 @@ class Token:
 class Analyzer:
     """Turns text into tokens with per-stream forms, using the vocabulary of every language.
 
-    Streams are the five Snowball languages plus `ko` (Korean stems; other tokens as written). A phrase of
-    the vocabulary of language L is compared with the query in stream L, so a query in any language is
-    matched against every language's vocabulary.
+    There is one stream per language (its profile's stemmer, or the word as written); a Hangul word has its
+    Hangul form (longest known word, else stripped of its ending) in every stream. A phrase of the vocabulary
+    of language L is compared with the query in stream L, so a query in any language is matched against every
+    language's vocabulary. `lingua_franca` is the language of logs and UI labels (English).
     """
-
-    streams: tuple[str, ...] = (*LATIN_LANGS, "ko")
 
     def __init__(
         self,
+        profiles: Sequence[Profile],
+        ordinal: re.Pattern[str],
         known_words: Mapping[str, Iterable[str]],
         korean_words: Iterable[str],
-        number_words: Mapping[str, Mapping[str, int]],
         fuzzy_words: Mapping[str, Iterable[str]],
         names: Iterable[str] = (),
+        lingua_franca: str = "en",
+        caches: Caches = NO_CACHE,
     ) -> None:
+        self.profiles = {p.lang: p for p in profiles}
+        self.streams: tuple[str, ...] = tuple(p.lang for p in profiles)
+        self._stemmed = tuple(p for p in profiles if p.stemmer is not None)
+        self._hangul = next((p for p in profiles if p.hangul), None)
+        self._ordinal = ordinal
         self.known = {lang: frozenset(words) for lang, words in known_words.items()}
         self.all_known = frozenset().union(*self.known.values()) if self.known else frozenset()
         self.names = frozenset(names)  # model names: never corrected (`chroma` is not `chrome`)
         # Words left alone in a query of a language: that language's and English's (French `parce` is a typo of
         # Spanish `parece` in a Spanish query); with no language known, every language's.
-        english_known = self.known.get(ENGLISH, frozenset())
+        english_known = self.known.get(lingua_franca, frozenset())
         self._uncorrected = {lang: words | english_known for lang, words in self.known.items()}
         langs_of: dict[str, list[str]] = {}
         for lang, words in self.known.items():
@@ -167,16 +78,17 @@ class Analyzer:
         # Stems of each language's known words: an unknown word with a known stem is an inflection
         # (`entrene` of `entrenar`), not a typo to correct into some other language's word.
         self._known_stems = {
-            lang: frozenset(stem(lang, w) for w in words) for lang, words in self.known.items() if lang in STEMMER_NAMES
+            lang: frozenset(self.stem(lang, w, caches) for w in words)
+            for lang, words in self.known.items() if self.profiles[lang].stemmer is not None
         }
-        self.numbers = {lang: dict(words) for lang, words in number_words.items()}
+        self.numbers = {p.lang: p.numbers for p in profiles}
         # Typo candidates by (first letter, length): a word is only compared with words it could be within
         # the allowed edits of, so the cost does not grow with the whole vocabulary. Per language: a word is
         # corrected towards the query's language and English (the language of logs and UI labels), never into a
         # third language (`mismo` is Spanish, not a typo of Portuguese `mesmo`); an unknown language, towards any.
         by_lang: dict[str | None, set[str]] = {lang: set(words) for lang, words in fuzzy_words.items()}
         by_lang[None] = set().union(*by_lang.values())
-        english = by_lang.get(ENGLISH, set())
+        english = by_lang.get(lingua_franca, set())
         self._fuzzy: dict[str | None, dict[tuple[str, int], tuple[str, ...]]] = {}
         for target, pool in by_lang.items():
             buckets: dict[tuple[str, int], list[str]] = {}
@@ -184,41 +96,49 @@ class Analyzer:
                 if len(word) >= 5 and word.isalpha() and not is_hangul(word):
                     buckets.setdefault((word[0], len(word)), []).append(word)
             self._fuzzy[target] = {k: tuple(v) for k, v in buckets.items()}
-        self._forms_cache = Bounded()  # word -> its form in every stream
-        self._word_tokens = Bounded()  # (word as written, language) -> its tokens (split, corrected)
-        self._token_cache = Bounded()  # (word, language) -> Token
-        self._correct_cache = Bounded()  # (word, language) -> the word corrected
 
     # --- words -------------------------------------------------------------------------------------
+
+    def stem(self, lang: str, word: str, c: Caches = NO_CACHE) -> str:
+        """The stem of an already normalized word in a language (start-up stems the same words many times)."""
+        key = (lang, word)
+        cached = c.stems.get(key)
+        if cached is None:
+            cached = self.profiles[lang].stem(word)
+            c.stems.put(key, cached)
+        return cached
+
+    def strip_korean(self, token: str) -> str:
+        """Remove one particle or ending of the Hangul language from a token (`프리뷰에서` -> `프리뷰`)."""
+        return self._hangul.strip_ending(token) if self._hangul is not None else token
 
     def korean_form(self, token: str) -> str:
         """The longest known Korean word the token starts with, else the token without its ending."""
         for k in range(min(len(token), self._korean_max), 0, -1):
             if token[:k] in self.korean_words:
                 return token[:k]
-        return strip_korean(token)
+        return self.strip_korean(token)
 
-    def correct(self, word: str, lang: str | None = None) -> str:
+    def correct(self, word: str, lang: str | None = None, c: Caches = NO_CACHE) -> str:
         """Typo tolerance for words only (never numbers or config keys): the nearest vocabulary word. A word
         that is an inflection of a known word (`entrene` of `entrenar`) is only corrected to a word of the same
         stem (`memori` -> `memory`), never to another word (`entrene` -> `entree`)."""
         known = self._uncorrected.get(lang, self.all_known) if lang else self.all_known
         if len(word) < 5 or not word.isalpha() or word in known or word in self.names or is_hangul(word):
             return word
-        cached = self._correct_cache.get((word, lang))
+        cached = c.corrections.get((word, lang))
         if cached is None:
             cached = self._nearest(word, lang)
-            if cached != word and self._inflection(word) and not self._same_stem(word, cached):
+            if cached != word and self._inflection(word, c) and not self._same_stem(word, cached, c):
                 cached = word
-            self._correct_cache.put((word, lang), cached)
+            c.corrections.put((word, lang), cached)
         return cached
 
-    def _inflection(self, word: str) -> bool:
-        return any(stem(lang, word) in stems for lang, stems in self._known_stems.items())
+    def _inflection(self, word: str, c: Caches = NO_CACHE) -> bool:
+        return any(self.stem(lang, word, c) in stems for lang, stems in self._known_stems.items())
 
-    @staticmethod
-    def _same_stem(word: str, other: str) -> bool:
-        return any(stem(lang, word) == stem(lang, other) for lang in LATIN_LANGS)
+    def _same_stem(self, word: str, other: str, c: Caches = NO_CACHE) -> bool:
+        return any(self.stem(p.lang, word, c) == self.stem(p.lang, other, c) for p in self._stemmed)
 
     def _nearest(self, word: str, lang: str | None = None) -> str:
         limit = 1 if len(word) < 9 else 2
@@ -251,9 +171,9 @@ class Analyzer:
                 i += 1
         return pieces
 
-    def split_compound(self, word: str) -> list[str]:
+    def split_compound(self, word: str, c: Caches = NO_CACHE) -> list[str]:
         """German-style compounds of two known words (`speicherfehler` -> `speicher`, `fehler`)."""
-        if len(word) < 8 or not word.isalpha() or word in self.all_known or self._inflection(word):
+        if len(word) < 8 or not word.isalpha() or word in self.all_known or self._inflection(word, c):
             return [word]  # `checkpoints` (of `checkpointing`) is no `check` + `points`
         for i in range(len(word) - 3, 3, -1):
             head, tail = word[:i], word[i:]
@@ -264,12 +184,14 @@ class Analyzer:
         return [word]
 
     def detect_language(self, words: list[str], hint: str | None = None) -> str | None:
-        """The language whose known words cover the query best (Hangul means Korean); ties go to `hint`."""
+        """The language whose known words cover the query best (Hangul means the Hangul language); ties go to
+        `hint`."""
         langs_of = self._langs_of
         seen: list[str] = []
+        hangul = self._hangul.lang if self._hangul is not None else None
         for word in words:
-            if is_hangul(word):
-                return "ko"
+            if hangul is not None and is_hangul(word):
+                return hangul
             seen.extend(langs_of.get(word, ()))
         if not seen:
             return hint
@@ -282,7 +204,9 @@ class Analyzer:
     # --- tokens ------------------------------------------------------------------------------------
 
     def tokens(
-        self, text: str, hint: str | None = None, fix_typos: bool = True, lead: str | None = None
+        self, text: str, hint: str | None = None, fix_typos: bool = True, lead: str | None = None,
+        c: Caches = NO_CACHE,
+        limits: WorkLimits = DEFAULT_LIMITS,
     ) -> tuple[str | None, list[Token]]:
         """The query's language and its tokens.
 
@@ -290,60 +214,85 @@ class Analyzer:
         `die` never reads as English `died`; a foreign word (an English term in a Korean sentence) is
         matched in every stream.
         """
+        if fix_typos:  # a query: its first `tokens` words are within its first `tokens x 64` characters
+            text = text[: limits.tokens * 64]
         raws = split_tokens(normalize(text))
-        # The language comes from the words as written: corrections are made towards it.
-        lang = self.detect_language(split_tokens(normalize(lead)) if lead else raws, hint)
-        if not fix_typos:
-            return lang, [self._cached_token(word, lang) for word in raws]
+        if not fix_typos:  # the knowledge's own phrases, at start-up
+            lang = self.detect_language(raws, hint)
+            return lang, [self._cached_token(word, lang, c) for word in raws]
+        # The language comes from the words as written (its first words): corrections are made towards it.
+        lang = self.detect_language((split_tokens(normalize(lead)) if lead else raws)[: 4 * limits.tokens], hint)
+        # Work caps of a query (limits.py): its first `tokens` words; a word too long to be a vocabulary word is
+        # kept as written; the first `corrections` words that could be typos are corrected, later ones are not.
+        raws = raws[: limits.tokens]
         # A word as written and the language -> its tokens (corrected, split): one lookup per word.
-        cache = self._word_tokens
+        cache = c.word_tokens
         out: list[Token] = []
+        corrections = limits.corrections
         for raw in raws:
-            tokens = cache.get((raw, lang))
+            hangul = is_hangul(raw)
+            if len(raw) > limits.word_chars:
+                if not hangul:
+                    cut = raw[: limits.word_chars]
+                    out.append(Token(cut, (cut,) * len(self.streams), None, False, False))
+                    continue
+                raw = raw[: 4 * limits.word_chars]  # Korean written without spaces: split, within bounds
+            # A word `correct` would look up: not Korean, long enough, letters only, no vocabulary word (a
+            # vocabulary word costs nothing to correct, so a long post of real words keeps its budget).
+            lookup = not hangul and len(raw) >= 5 and raw.isalpha() and raw not in self.all_known
+            fix = not lookup or corrections > 0
+            if lookup:
+                corrections -= 1  # counted alike whether it is cached or not
+            tokens = cache.get((raw, lang)) if fix else None
             if tokens is None:
-                parts = self.split_korean(raw) if is_hangul(raw) else self.split_compound(raw)
-                tokens = tuple(self._cached_token(self.correct(part, lang), lang) for part in parts)
+                parts = self.split_korean(raw) if hangul else self.split_compound(raw, c)
+                if not fix:
+                    out.extend(self._cached_token(part, lang, c) for part in parts)
+                    continue
+                tokens = tuple(self._cached_token(self.correct(part, lang, c), lang, c) for part in parts)
                 cache.put((raw, lang), tokens)
             out.extend(tokens)
         return lang, out
 
-    def _cached_token(self, word: str, lang: str | None) -> Token:
-        token = self._token_cache.get((word, lang))
+    def _cached_token(self, word: str, lang: str | None, c: Caches = NO_CACHE) -> Token:
+        token = c.tokens.get((word, lang))
         if token is None:
-            native = word in self.known.get(lang or "", frozenset()) and (lang != "ko" or is_hangul(word))
-            token = self._token(word, self.numbers.get(lang or "", {}), native)
-            self._token_cache.put((word, lang), token)
+            profile = self.profiles.get(lang or "")
+            native = word in self.known.get(lang or "", frozenset()) and (
+                profile is None or not profile.hangul or is_hangul(word)
+            )
+            token = self._token(word, self.numbers.get(lang or "", {}), native, c)
+            c.tokens.put((word, lang), token)
         return token
 
-    def _forms(self, word: str) -> tuple[str, ...]:
-        """A word's form in every stream (bounded cache: the vocabulary of real queries is small)."""
-        cached = self._forms_cache.get(word)
+    def _forms(self, word: str, c: Caches = NO_CACHE) -> tuple[str, ...]:
+        """A word's form in every stream (the vocabulary of real queries is small: remembered)."""
+        cached = c.forms.get(word)
         if cached is None:
             if is_hangul(word):
                 cached = (self.korean_form(word),) * len(self.streams)
             else:
-                cached = (*(stem(lang, word) for lang in LATIN_LANGS), word)
-            self._forms_cache.put(word, cached)
+                cached = tuple(self.stem(lang, word, c) for lang in self.streams)
+            c.forms.put(word, cached)
         return cached
 
-    def _token(self, word: str, numbers: Mapping[str, int], native: bool = False) -> Token:
+    def _token(self, word: str, numbers: Mapping[str, int], native: bool = False, c: Caches = NO_CACHE) -> Token:
         number: int | None = None
         if word.isdigit() and len(word) <= 9:
             number = int(word)
         else:
-            ordinal = _ORDINAL_DIGIT.match(word)
+            ordinal = self._ordinal.match(word)
             if ordinal:
                 number = int(ordinal.group(1))
             elif word in numbers:
                 number = numbers[word]
-        return Token(word, self._forms(word), number, is_hangul(word), native)
+        return Token(word, self._forms(word, c), number, is_hangul(word), native)
 
-    def phrase_forms(self, lang: str, phrase: str) -> tuple[str, ...]:
+    def phrase_forms(self, lang: str, phrase: str, c: Caches = NO_CACHE) -> tuple[str, ...]:
         """A vocabulary phrase of `lang` as the forms its own stream gives (no typo correction): the form a
         query token gets in that stream (`_forms`), computed for that stream only."""
-        stemmed = lang in LATIN_LANGS
         return tuple(
-            self.korean_form(w) if is_hangul(w) else stem(lang, w) if stemmed else w
+            self.korean_form(w) if is_hangul(w) else self.stem(lang, w, c)
             for w in split_tokens(normalize(phrase))
         )
 

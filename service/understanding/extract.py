@@ -18,7 +18,20 @@ from .analysis import Token
 from .lexicon import Hit
 
 BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
-_WINDOW = 3
+# Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
+_WINDOW = 3  # the widest gap of one short clause: "GC is now off", "gradient checkpointing was already on"
+_UNSURE_REACH = _WINDOW + 2  # "not sure if GC is on or off": the doubt covers the whole clause it opens
+_STATE_REACH = _WINDOW + 1  # an on/off word this close to a GC mention says its state
+_NEGATION_REACH = 2  # "not on", "not turned on": a negation one or two words before the on/off word
+_PROPOSAL_REACH = 5  # "thinking about maybe switching GC off": a proposal governs a short clause after it
+_PROPOSAL_BACK = 6  # in a question, what comes first is proposed: "GC off, is that a good idea?"
+_KOREAN_PROPOSAL_BACK = 2  # Korean puts the proposal after the verb: `꺼도 될까요`
+# Where the number of a fact is looked for: (tokens after the fact's word, tokens before it). "step 3", "3rd
+# step", "step number 3"; "batch size of 4" (a number before "batch" is rarely its size); "81 frames".
+_STEP_NUMBER = (3, 3)
+_BATCH_NUMBER = (4, 1)
+_FRAMES_NUMBER = (3, 2)
+_BUCKET_REACH = 4  # a size this close to a bucket word is a bucket: "buckets 512, 768 and 1024"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +97,7 @@ def gc_state(
     gcs = spans.get("gc")
     if not gcs:
         return None
-    if any(min(_distance(u, g) for g in gcs) <= _WINDOW + 2 for u in spans.get("unsure", _NONE)):
+    if any(min(_distance(u, g) for g in gcs) <= _UNSURE_REACH for u in spans.get("unsure", _NONE)):
         return None  # "not sure if GC is on or off"
     if on_or_off:
         return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
@@ -117,12 +130,13 @@ def gc_state(
             told = any(p.end <= word.start for p in pasts) and (
                 tokens[word.start].hangul or any(0 <= word.start - h.end <= 2 for h in story)
             )
-            if dist > (2 * _WINDOW + 2 if told else _WINDOW + 1):
+            if dist > (2 * _WINDOW + 2 if told else _STATE_REACH):
                 continue  # far from GC, unless it goes on a story ("GC was off, now it's on")
             if dist > 2 and _preposition_before(word, gcs, tokens):
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
             negated = any(
-                0 < word.start - n.end + 1 <= 2 or (n.start == word.end and tokens[n.start].hangul) for n in negations
+                0 < word.start - n.end + 1 <= _NEGATION_REACH or (n.start == word.end and tokens[n.start].hangul)
+                for n in negations
             )
             past = any(_was(p, word, tokens, nows, switches) for p in pasts)
             found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state))
@@ -160,8 +174,10 @@ def _proposes(proposal: Hit, word: Hit, tokens: list[Token], question: bool) -> 
     if proposal.start <= word.start < proposal.end or word.start <= proposal.start < word.end:
         return True
     if tokens[proposal.start].hangul:
-        return 0 <= proposal.start - word.end <= 2
-    return 0 <= word.start - proposal.end <= 5 or (question and 0 <= proposal.start - word.end <= 6)
+        return 0 <= proposal.start - word.end <= _KOREAN_PROPOSAL_BACK
+    return 0 <= word.start - proposal.end <= _PROPOSAL_REACH or (
+        question and 0 <= proposal.start - word.end <= _PROPOSAL_BACK
+    )
 
 
 def _asks(ask: Hit, word: Hit, tokens: list[Token], asked: frozenset[int]) -> bool:
@@ -250,19 +266,19 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: 
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized
     step = None
     for hit in spans.get("step", _NONE):
-        step = _number_near(tokens, hit, after=3, before=3, used=used, timed=timed)
+        step = _number_near(tokens, hit, *_STEP_NUMBER, used=used, timed=timed)
         if step is not None:
             break
     batch = None
     positions = _batch_positions(tokens, spans) if "batch" in spans else frozenset()
     for hit in spans.get("batch", _NONE):
-        batch = _number_near(tokens, hit, after=4, before=1, used=used, timed=positions)
+        batch = _number_near(tokens, hit, *_BATCH_NUMBER, used=used, timed=positions)
         if batch is not None and 1 <= batch <= 512:
             break
         batch = None
     frames = None
     for hit in spans.get("frames", _NONE):
-        frames = _number_near(tokens, hit, after=3, before=2, used=used)
+        frames = _number_near(tokens, hit, *_FRAMES_NUMBER, used=used)
         if frames is not None:
             break
     controls = None
@@ -278,7 +294,7 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: 
         n = tok.number if tok.number is not None or not tok.text.endswith("px") else _pixels(tok.text)
         if n is None or i in used or not (256 <= n <= 4096 and n % 64 == 0):
             continue
-        near_bucket = any(abs(i - b.start) <= 4 for b in buckets)
+        near_bucket = any(abs(i - b.start) <= _BUCKET_REACH for b in buckets)
         if near_bucket or (n in BUCKET_SIZES and not log_like):
             sizes.append(n)
             named = (

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from .analysis import Analyzer, Bounded, Token, normalize, split_tokens
+from .analysis import Analyzer, Token, normalize, split_tokens
+from .caches import NO_CACHE, Caches
 
 
 class Hit(NamedTuple):
@@ -27,7 +28,9 @@ _Starts = tuple[tuple[str, ...], tuple[tuple[int, bool, dict[str, Node]], ...]]
 class Lexicon:
     """Per-stream phrase tries over forms: a query is walked word by word from each position."""
 
-    def __init__(self, analyzer: Analyzer, vocabularies: Mapping[str, Mapping[str, Iterable[str]]]) -> None:
+    def __init__(
+        self, analyzer: Analyzer, vocabularies: Mapping[str, Mapping[str, Iterable[str]]], c: Caches = NO_CACHE
+    ) -> None:
         self.analyzer = analyzer
         phrases_by_stream: list[dict[tuple[str, ...], set[str]]] = [{} for _ in analyzer.streams]
         self.max_len = 1
@@ -35,18 +38,17 @@ class Lexicon:
             stream = analyzer.stream_of(lang)
             for concept, phrases in concepts.items():
                 for phrase in phrases:
-                    forms = analyzer.phrase_forms(lang, phrase)
+                    forms = analyzer.phrase_forms(lang, phrase, c)
                     if forms:
                         phrases_by_stream[stream].setdefault(forms, set()).add(concept)
                         self.max_len = max(self.max_len, len(forms))
         self.roots = tuple(_trie(phrases) for phrases in phrases_by_stream)
-        self._starts = Bounded()  # (word, own stream, native) -> _Starts
 
-    def starting(self, token: Token, own: int | None) -> _Starts:
+    def starting(self, token: Token, own: int | None, c: Caches = NO_CACHE) -> _Starts:
         """What can start at this token when the query's own stream is `own`: the concepts of one-word phrases
         (sorted) and the tries to walk for longer ones (bounded cache: real queries reuse few words)."""
         key = (token.text, own, token.native)
-        cached = self._starts.get(key)
+        cached = c.starts.get(key)
         if cached is None:
             singles: set[str] = set()
             walks = []
@@ -60,10 +62,10 @@ class Lexicon:
                 if after:
                     walks.append((s, foreign_stream, after))
             cached = (tuple(sorted(singles)), tuple(walks))
-            self._starts.put(key, cached)
+            c.starts.put(key, cached)
         return cached
 
-    def spot(self, tokens: list[Token], lang: str | None = None) -> list[Hit]:
+    def spot(self, tokens: list[Token], lang: str | None = None, c: Caches = NO_CACHE) -> list[Hit]:
         """Every concept occurrence, longest phrase first at each position (shorter ones still count).
 
         A window holding a native word of the query's language is looked up in that language's stream
@@ -72,10 +74,10 @@ class Lexicon:
         hits: list[Hit] = []
         own = self.analyzer.stream_of(lang) if lang else None
         count = len(tokens)
-        cached = self._starts
+        cached = c.starts
         for i, first in enumerate(tokens):
             entry = cached.get((first.text, own, first.native))
-            singles, walks = entry if entry is not None else self.starting(first, own)
+            singles, walks = entry if entry is not None else self.starting(first, own, c)
             if not walks:
                 for concept in singles:
                     hits.append(Hit(concept, i, i + 1))

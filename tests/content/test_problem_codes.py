@@ -83,6 +83,16 @@ def delete_file(root: Path) -> set[str]:
     return {""}
 
 
+def empty_file(root: Path) -> set[str]:
+    (root / "text/ko/signals.yaml").write_text("# emptied by mistake\n", encoding="utf-8")
+    return {""}
+
+
+def scalar_file(root: Path) -> set[str]:
+    (root / "structure/intents.yaml").write_text("intents\n", encoding="utf-8")
+    return {""}
+
+
 def zero_safe_batch(root: Path) -> set[str]:
     i = position(root, "structure/families.yaml", "flux")
     edit_yaml(root, "structure/families.yaml", lambda data: data[i].update(safe_batch=0))
@@ -186,6 +196,30 @@ def finding_title_without_default(root: Path) -> set[str] | None:
     i = position(root, "structure/findings.yaml", "expensive-preview")
     edit_yaml(root, "structure/findings.yaml", lambda data: data[i]["title"].pop("still"))
     return None
+def unknown_stemmer(root: Path) -> set[str]:
+    edit_text(root, "text/fr/profile.yaml", "stemmer: french", "stemmer: frankish")
+    return {"stemmer"}
+
+
+def rename_read_concept(root: Path) -> set[str]:
+    # `time_unit` is read by name (a duration is not a step): renaming it in YAML alone disables that code.
+    edit_text(root, "structure/concepts.yaml", "\ntime_unit:", "\nduration_unit:")
+    for lang in LANGS:
+        edit_text(root, f"text/{lang}/vocabulary.yaml", "  time_unit:", "  duration_unit:")
+    # ... and intents.yaml's own references to it follow the rename (no dangling reference, only the code's)
+    path = root / "structure/intents.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("time_unit", "duration_unit"), encoding="utf-8")
+    return {"time_unit"}
+
+
+def declare_unread_signal(root: Path) -> set[str]:
+    # A signal with texts in every language but no rule of the log reader recording it would never be shown.
+    with (root / "structure/signals.yaml").open("a", encoding="utf-8") as f:
+        f.write('nccl-timeout: "a collective operation timed out"\n')
+    for lang in LANGS:
+        with (root / f"text/{lang}/signals.yaml").open("a", encoding="utf-8") as f:
+            f.write('nccl-timeout: "NCCL timed out."\n')
+    return {"nccl-timeout"}
 
 
 @dataclass(frozen=True)
@@ -200,10 +234,13 @@ CASES = [
     Case("yaml-syntax", "yaml-syntax", "text/fr/families.yaml", break_yaml_syntax),
     Case("duplicate-key", "duplicate-key", "text/de/families.yaml", repeat_key),
     Case("file-missing", "file-missing", "text/pt/faq.yaml", delete_file),
+    Case("empty-file", "empty-file", "text/ko/signals.yaml", empty_file),
+    Case("scalar-file", "empty-file", "structure/intents.yaml", scalar_file),
     Case("schema", "schema", "structure/families.yaml", zero_safe_batch),
     Case("duplicate-id", "duplicate-id", "structure/steps.yaml", duplicate_step),
     Case("dangling-reference", "dangling-reference", "structure/steps.yaml", unknown_section),
     Case("dangling-reference-builder", "dangling-reference", "structure/steps.yaml", unknown_builder),
+    Case("dangling-reference-stemmer", "dangling-reference", "text/fr/profile.yaml", unknown_stemmer),
     Case("missing-text", "missing-text", "text/es/steps.yaml", drop_step_text),
     Case("extra-text", "extra-text", "text/ko/symptoms.yaml", add_unknown_symptom),
     Case("list-length", "list-length", "text/fr/guides/gradient-checkpointing-oom.yaml", add_list_item),
@@ -215,6 +252,8 @@ CASES = [
     Case("unfilled-placeholder-finding", "unfilled-placeholder", "text/en/findings.yaml", finding_placeholder_unproven),
     Case("unknown-operator-finding", "unknown-operator", "structure/findings.yaml", finding_variant_operator),
     Case("schema-finding-title", "schema", "structure/findings.yaml", finding_title_without_default),
+    Case("id-mismatch", "id-mismatch", "structure/concepts.yaml", rename_read_concept),
+    Case("id-mismatch-signal", "id-mismatch", "structure/signals.yaml", declare_unread_signal),
 ]
 
 
@@ -238,7 +277,7 @@ def test_one_mutation_yields_exactly_its_code(case: Case, tmp_path: Path) -> Non
 def test_every_documented_code_has_a_case() -> None:
     doc = problems_module.__doc__ or ""
     documented = set(re.findall(r"^ {2}([a-z]+(?:-[a-z]+)*) {2,}\S", doc, flags=re.MULTILINE))
-    assert len(documented) == 14
+    assert len(documented) == 16
     assert {c.code for c in CASES} == documented
 
 

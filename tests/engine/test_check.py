@@ -181,10 +181,13 @@ CASES = [
         "warning",
         "normal",
     ),
+    # `gradient_checkpointing: ~` is None to the trainer, so off: `kwargs.get('gradient_checkpointing', True)`
+    # (ostris/ai-toolkit toolkit/config_modules.py:413 at 27a03a91), read as `if ...gradient_checkpointing:`
+    # (jobs/process/BaseSDTrainProcess.py:1549).
     Case(
-        "qwen-quoted-gc-off",
+        "qwen-null-gc-off",
         QWEN,
-        (train(gradient_checkpointing="false"),),
+        (train(gradient_checkpointing=None),),
         "gc-off",
         GC_PATH,
         False,
@@ -560,3 +563,14 @@ def test_check_is_deterministic(index: Index, shared: Path) -> None:
     first = check(index, shared, QWEN, GC_OFF, train(batch_size=2))
     second = check(index, shared, QWEN, GC_OFF, train(batch_size=2))
     assert first.findings == second.findings and first.risk == second.risk
+
+
+def test_every_derived_fact_of_the_registry_is_computed_for_a_config(index: Index, shared: Path) -> None:
+    from remedy.content.context import CONTEXT_FIELDS, DERIVED
+    from remedy.engine.check import job_facts
+
+    view = read_config(index, load_config(shared, "train_lora_flux_24gb.yaml"), None)
+    assert view is not None
+    facts, risk = job_facts(index, view)
+    assert list(facts) == [*CONTEXT_FIELDS, *(n for n, d in DERIVED.items() if d.stage != "plan")]
+    assert facts["risk_level"] == risk.level and facts["max_resolution"] == max(view.context.resolutions or [0])

@@ -85,7 +85,7 @@ def test_metrics_count_routes_and_match_outcomes(client: TestClient) -> None:
 
 
 def test_cached_answers_count_their_match_outcome(runtime: Runtime) -> None:
-    app = create_app(runtime.settings.model_copy(update={"response_cache_size": 16}), runtime=runtime)
+    app = create_app(runtime.settings.model_copy(update={"response_cache_bytes": 65536}), runtime=runtime)
     with TestClient(app) as c:
         for _ in range(3):
             assert c.get("/v1/search", params={"q": "OOM at step 2", "lang": "de"}).status_code == 200
@@ -137,7 +137,7 @@ def test_json_log_line_carries_the_request_id(client: TestClient, caplog: pytest
 
 
 def test_cached_and_refused_answers_keep_their_route(runtime: Runtime) -> None:
-    app = create_app(runtime.settings.model_copy(update={"response_cache_size": 16}), runtime=runtime)
+    app = create_app(runtime.settings.model_copy(update={"response_cache_bytes": 1 << 20}), runtime=runtime)
     with TestClient(app) as c:
         for _ in range(3):
             c.post("/v1/diagnose", json={"query": "OOM at step 2"})

@@ -202,12 +202,33 @@ def test_sample_values_come_from_the_sample_block(index: Index, shared: Path) ->
     assert qwen.facts["sample_count"] == 10 and qwen.facts["sample_frames"] == 1
 
 
-def test_is_flux_needs_the_legacy_flag_mapping(shared: Path) -> None:
-    data = load_config(shared, FLUX)
-    assert read_job(data).context.model_arch is None
-    assert read_job(data, {"is_flux": "flux"}).context.model_arch == "flux"
-    data["config"]["process"][0]["model"]["is_flux"] = False
-    assert read_job(data, {"is_flux": "flux"}).context.model_arch is None
+# The trainer's source these tests follow: ostris/ai-toolkit at 27a03a91 (read with the search tool's `fetch`).
+TRAINER = "ostris/ai-toolkit@27a03a91"
+
+
+@pytest.mark.parametrize(
+    ("flags", "arch", "expected_family"),
+    [
+        ({"is_flux": True}, "flux", "flux"),
+        ({"is_v3": True}, "sd3", "other"),  # SD3's legacy flag: `elif kwargs.get('is_v3', False): self.arch = 'sd3'`
+        ({"is_v3": True, "is_flux": True}, "sd3", "other"),  # tested first, so it wins
+        ({"is_xl": "yes"}, "sdxl", "other"),  # a truthy value, not only `true`
+        ({"is_flux": False}, None, None),
+    ],
+    ids=["is_flux", "is_v3", "is_v3-before-is_flux", "is_xl-truthy", "is_flux-false"],
+)
+def test_legacy_flags_name_the_arch_in_the_trainers_order(
+    index: Index, shared: Path, flags: dict[str, Any], arch: str | None, expected_family: str | None
+) -> None:
+    # toolkit/config_modules.py:799-821 (ModelConfig: `if self.arch is None: if kwargs.get('is_v2', False): ...`)
+    def set_flags(proc: Process) -> None:
+        proc["model"].pop("arch", None)
+        proc["model"].pop("is_flux", None)
+        proc["model"].update(flags)
+
+    view = submit(index, mutated(shared, FLUX, set_flags), "object")
+    assert view.context.model_arch == arch
+    assert family(index, view) == expected_family
 
 
 def test_explicit_arch_wins_over_is_flux(index: Index, shared: Path) -> None:
@@ -225,31 +246,71 @@ def test_missing_gradient_checkpointing_is_on(index: Index, shared: Path, form: 
     assert (gc.path, gc.value, gc.present) == (GC_PATH, True, False)
 
 
-def test_null_gradient_checkpointing_is_on(index: Index, shared: Path, form: str) -> None:
+def test_null_gradient_checkpointing_is_off(index: Index, shared: Path, form: str) -> None:
+    # toolkit/config_modules.py:413 `self.gradient_checkpointing = kwargs.get('gradient_checkpointing', True)`:
+    # an explicit null is None, not the default; jobs/process/BaseSDTrainProcess.py:1549 `if
+    # self.train_config.gradient_checkpointing:` reads None as off.
     view = submit(index, mutated(shared, FLUX, set_in("train", gradient_checkpointing=None)), form)
-    assert view.context.gradient_checkpointing is True
+    assert view.context.gradient_checkpointing is False
+    gc = view.locations["gradient_checkpointing"]
+    assert (gc.path, gc.value, gc.present) == (GC_PATH, False, True)
 
 
 @pytest.mark.parametrize(
     ("spelling", "expected"),
     [
         (False, False),
-        ("false", False),
-        ("off", False),
-        ("no", False),
-        ("Off", False),
+        (0, False),
+        ("", False),
+        ("false", True),  # a quoted string is text: Python's truthiness makes every non-empty one true
+        ("off", True),
+        ("no", True),
+        ("Off", True),
         (True, True),
         ("true", True),
-        ("on", True),
         ("yes", True),
+        (1, True),
     ],
 )
-def test_quoted_gradient_checkpointing_reads_like_yaml(
+def test_gradient_checkpointing_reads_with_pythons_truthiness(
     index: Index, shared: Path, spelling: Any, expected: bool
 ) -> None:
+    # toolkit/config_modules.py:413 takes the value as YAML built it (toolkit/config.py:55 `yaml.SafeLoader`, so
+    # unquoted `no` / `off` are already false) and BaseSDTrainProcess.py:1549 tests it with `if`.
     view = submit(index, mutated(shared, FLUX, set_in("train", gradient_checkpointing=spelling)), "yaml")
     assert view.context.gradient_checkpointing is expected
     assert view.locations["gradient_checkpointing"].value is expected
+
+
+def test_unquoted_yaml_no_is_off(index: Index) -> None:
+    view = read_text(index, "job: train\nconfig:\n  process:\n  - train:\n      gradient_checkpointing: no\n")
+    assert view.context.gradient_checkpointing is False
+
+
+@pytest.mark.parametrize(
+    ("key", "section", "spelling", "expected"),
+    [
+        ("low_vram", "model", "no", True),  # toolkit/config_modules.py:689 `kwargs.get("low_vram", False)`
+        ("low_vram", "model", None, False),
+        ("quantize", "model", "false", True),  # toolkit/config_modules.py:685 `kwargs.get("quantize", False)`
+        ("quantize", "model", 0, False),
+        ("disable_sampling", "train", "no", True),  # toolkit/config_modules.py:560
+        ("disable_sampling", "train", None, False),
+    ],
+)
+def test_other_switches_read_with_pythons_truthiness(
+    index: Index, shared: Path, key: str, section: str, spelling: Any, expected: bool
+) -> None:
+    view = submit(index, mutated(shared, FLUX, set_in(section, **{key: spelling})), "object")
+    field = {"disable_sampling": "sampling_disabled"}.get(key, key)
+    assert getattr(view.context, field) is expected
+
+
+def test_null_train_section_takes_every_default(index: Index, shared: Path) -> None:
+    # jobs/process/BaseSDTrainProcess.py:112 `TrainConfig(**self.get_conf('train', {}))`, and BaseProcess.py:31-53
+    # `get_conf` returns the default for a null value.
+    view = submit(index, mutated(shared, FLUX, lambda proc: proc.update(train=None)), "object")
+    assert view.context.gradient_checkpointing is True and view.context.batch_size == 1
 
 
 def test_missing_batch_size_is_one(index: Index, shared: Path, form: str) -> None:
@@ -458,7 +519,14 @@ BAD_VALUES: list[tuple[str, Mutation, str]] = [
     ("resolution-in-list", dataset(resolution=[512, "huge"]), "config.process[0].datasets[0].resolution"),
     ("resolution-bool", dataset(resolution=True), "config.process[0].datasets[0].resolution"),
     ("frames-text", dataset(num_frames="many"), "config.process[0].datasets[0].num_frames"),
-    ("gc-text", set_in("train", gradient_checkpointing="maybe"), "config.process[0].train.gradient_checkpointing"),
+    # `TrainConfig(**[])` stops the trainer (BaseSDTrainProcess.py:112): a list is no train section.
+    ("train-list", lambda proc: proc.update(train=[]), "config.process[0].train"),
+    ("model-list", lambda proc: proc.update(model=["flux"]), "config.process[0].model"),
+    ("sample-text", lambda proc: proc.update(sample="every 100"), "config.process[0].sample"),
+    # A number set to null is None to the trainer (`kwargs.get('batch_size', 1)`, config_modules.py:393).
+    ("batch-null", set_in("train", batch_size=None), "config.process[0].train.batch_size"),
+    ("width-null", set_in("sample", width=None), "config.process[0].sample.width"),
+    ("accumulation-text", set_in("train", gradient_accumulation="2"), "config.process[0].train.gradient_accumulation"),
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from remedy.index.build import Index
-from remedy.understanding.analysis import is_hangul, normalize, split_tokens, stem, strip_korean
+from remedy.understanding.analysis import is_hangul, normalize, split_tokens
 from remedy.understanding.matcher import understand
 
 
@@ -27,8 +27,8 @@ def test_tokens_split_scripts_and_dimensions() -> None:
 @pytest.mark.parametrize(
     ("token", "stem"), [("프리뷰에서", "프리뷰"), ("gc를", "gc"), ("스텝", "스텝"), ("메모리가", "메모리")]
 )
-def test_korean_particles_are_stripped(token: str, stem: str) -> None:
-    assert strip_korean(token) == stem
+def test_korean_particles_are_stripped(index: Index, token: str, stem: str) -> None:
+    assert index.matcher.analyzer.strip_korean(token) == stem
 
 
 @pytest.mark.parametrize(
@@ -107,7 +107,8 @@ def test_native_words_do_not_collide_across_languages(index: Index) -> None:
 def test_real_words_are_not_corrected_into_other_words(index: Index, word: str, lang: str) -> None:
     # An inflection of a known word keeps its stem (`entrene` may become `entrena`, never `entree`), and a
     # correction never lands in a third language (`mismo` is not Portuguese `mesmo`, `haben` is not `haken`).
-    assert stem(lang, index.matcher.analyzer.correct(word, lang)) == stem(lang, word)
+    analyzer = index.matcher.analyzer
+    assert analyzer.stem(lang, analyzer.correct(word, lang)) == analyzer.stem(lang, word)
 
 
 def test_a_typo_of_an_inflected_stem_is_still_corrected(index: Index) -> None:
@@ -143,9 +144,10 @@ def test_model_names_are_never_corrected(index: Index) -> None:
     ("singular", "plural"),
     [("visualizacao", "visualizacoes"), ("configuracao", "configuracoes"), ("opcao", "opcoes"), ("padrao", "padroes")],
 )
-def test_portuguese_nasal_endings_survive_accent_folding(singular: str, plural: str) -> None:
-    # Snowball's Portuguese rules read -ção / -ões; folded text has lost the accents.
-    assert stem("pt", singular) == stem("pt", plural) == stem("pt", normalize(singular.replace("cao", "ção")))
+def test_portuguese_nasal_endings_survive_accent_folding(index: Index, singular: str, plural: str) -> None:
+    # Snowball's Portuguese rules read -ção / -ões; folded text has lost the accents (the profile restores them).
+    stem = index.matcher.analyzer.profiles["pt"].stem
+    assert stem(singular) == stem(plural) == stem(normalize(singular.replace("cao", "ção")))
 
 
 _PARTICLES = ("이", "가", "을", "를", "은", "는")  # subject, object and topic particles
@@ -174,7 +176,7 @@ def test_no_one_word_vocabulary_entry_stems_like_a_frequent_word(index: Index, l
     # `speichern` (to save) to `speich`, like `Speicher` (memory). Such an entry would fire on almost every query.
     from collections import Counter
 
-    from remedy.understanding.matcher import _all_text
+    from remedy.understanding.tables import all_text as _all_text
 
     text = index.content.texts[lang]
     counts: Counter[str] = Counter()
@@ -187,5 +189,6 @@ def test_no_one_word_vocabulary_entry_stems_like_a_frequent_word(index: Index, l
         for phrase in phrases:
             single = split_tokens(normalize(phrase))
             if len(single) == 1:
-                clashes += [(concept, single[0], f) for f in frequent if stem(lang, f) == stem(lang, single[0])]
+                stem = index.matcher.analyzer.profiles[lang].stem
+                clashes += [(concept, single[0], f) for f in frequent if stem(f) == stem(single[0])]
     assert not clashes, clashes

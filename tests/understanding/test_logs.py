@@ -781,6 +781,12 @@ def test_every_signal_has_a_sentence_with_safe_placeholders(lang: str) -> None:
         assert names <= ALWAYS.get(sid, set()), sid
 
 
+def test_the_signal_table_declares_the_data_each_signal_always_carries() -> None:
+    from remedy.understanding.log_rules import YIELDS
+
+    assert {sid: set(keys) for sid, keys in YIELDS.items() if keys} == ALWAYS
+
+
 def test_always_present_data_is_always_present() -> None:
     for case in CASES:
         for s in read_log(case.text).signals:

@@ -7,7 +7,8 @@ from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
 from remedy.understanding.analysis import split_tokens
-from remedy.understanding.matcher import flag_state, understand
+from remedy.understanding.matcher import understand
+from remedy.understanding.prose import flag_state
 
 
 @pytest.mark.parametrize(("line", "state"), [

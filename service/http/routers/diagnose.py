@@ -41,6 +41,8 @@ async def diagnose(body: schemas.DiagnoseRequest, request: Request, runtime: Run
         runtime.index, runtime.catalogs, neg,
         symptom=body.symptom, context=body.context, query=body.query,
         config=body.config, config_yaml=body.config_yaml, thresholds=thresholds_of(runtime),
+        caches=runtime.caches,
+        limits=runtime.limits,
     )
     if body.query is not None and not body.symptom:
         request.app.state.metrics.count_match(request.scope, "diagnose", neg.lang, answer["match"])

@@ -34,8 +34,10 @@ async def metrics(request: Request) -> Response:
 
 @router.get("/readyz", response_model=schemas.Ready, responses={503: {"model": schemas.Ready}})
 async def readyz(request: Request) -> Response:
-    """Readiness: true once the knowledge index is built and every answer is rendered."""
+    """Readiness: true once the knowledge index is built and every answer is rendered; false again from
+    SIGTERM on (for `REMEDY_SHUTDOWN_GRACE` seconds the worker still serves, then it stops listening)."""
     runtime = getattr(request.app.state, "runtime", None)
-    ready = bool(getattr(request.app.state, "ready", False)) and runtime is not None
+    state = request.app.state
+    ready = bool(getattr(state, "ready", False)) and runtime is not None and not getattr(state, "draining", False)
     body = {"ready": ready, "knowledge_revision": runtime.index.revision if runtime else None}
     return Response(dumps(body), status_code=200 if ready else 503, media_type="application/json")

@@ -13,7 +13,7 @@ from ...answers import answer_diagnosis
 from ...catalogs import Negotiated
 from ...content.context import Context
 from ...errors import NotFound, NotReady, RemedyError, UnknownGuide
-from ...rendering.pages import GUIDE_ID, Pages
+from ...rendering.pages import GUIDE_ID, LINK_QUERY_CHARS, Pages
 from ..deps import RuntimeDep, thresholds_of
 from ..responses import etag_matches, strong_etag
 
@@ -119,13 +119,24 @@ async def troubleshoot_page(
             answer = answer_diagnosis(
                 runtime.index, runtime.catalogs, Negotiated(resolved, None, None),
                 symptom=symptom or None, query=q if q.strip() else None, context=context,
-                thresholds=thresholds_of(runtime),
+                thresholds=thresholds_of(runtime), caches=runtime.caches, limits=runtime.limits,
             )
         except RemedyError:
             errors["q"] = t("Unknown value.")
-    query_string = urlencode({k: v for k, v in form.items() if v}) if any(form.values()) else ""
+    # The language switcher keeps the form; a long free text (a pasted log) is not copied into its six links.
+    carried = {k: v for k, v in form.items() if v and (k != "q" or len(v) <= LINK_QUERY_CHARS)}
+    query_string = urlencode(carried)
     html = pages.troubleshoot(resolved, _public_base(request), form, errors, answer, query_string)
     return html_response(request, html, resolved, runtime.settings.cache_max_age)
+
+
+def _whole(raw: str) -> bool:
+    """ASCII digits only, at most 9: `str.isdigit` also accepts `²` or `٣`, which `int` then refuses or reads.
+
+    >>> _whole("12"), _whole("²"), _whole("٣"), _whole("1" * 10)
+    (True, False, False, False)
+    """
+    return raw.isascii() and raw.isdigit() and len(raw) <= 9
 
 
 def _read_form(
@@ -152,7 +163,7 @@ def _read_form(
     for name in ("batch_size", "num_frames"):
         raw = form[name].strip()
         if raw:
-            if raw.isdigit() and 1 <= int(raw) <= 100_000:
+            if _whole(raw) and 1 <= int(raw) <= 100_000:
                 values[name] = int(raw)
             else:
                 errors[name] = tr("Enter a whole number of at least 1.")
@@ -164,7 +175,7 @@ def _read_form(
             errors["control_images"] = tr("Enter a whole number from 0 to 64.")
     sizes = form["resolutions"].replace(",", " ").split()
     if sizes:
-        if all(r.isdigit() and 64 <= int(r) <= 16_384 for r in sizes) and len(sizes) <= 32:
+        if len(sizes) <= 32 and all(_whole(r) and 64 <= int(r) <= 16_384 for r in sizes):
             values["resolutions"] = sorted({int(r) for r in sizes})
         else:
             errors["resolutions"] = tr("Enter sizes such as 512, 768, 1024.")

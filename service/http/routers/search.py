@@ -32,6 +32,7 @@ async def search(
     Titles and snippets come in the negotiated language, each hit with a link to its help page. `match` is
     `none` (and `hits` empty) when nothing is relevant, so a caller can hand off honestly.
     """
-    answer = answer_search(runtime.index, runtime.catalogs, neg, q, limit, thresholds_of(runtime))
+    answer = answer_search(runtime.index, runtime.catalogs, neg, q, limit, thresholds_of(runtime),
+                           caches=runtime.caches, limits=runtime.limits)
     request.app.state.metrics.count_match(request.scope, "search", neg.lang, answer["match"])
     return json_response(answer, neg)

@@ -1,0 +1,145 @@
+"""Memo tables of the understanding layer, owned by the runtime (one set per worker), never by the index.
+
+The index (analyzer, lexicon, matcher) is read-only; what understanding remembers between requests (a word's
+forms, its corrected tokens, what starts at it, its postings, the candidates of a set of concepts) lives in a
+`Caches` the runtime creates from the settings and passes to `understand`. Each table is a cachetools cache bounded
+in bytes (an estimate of its keys and values, `sys.getsizeof` deep), so memory stays bounded under any traffic;
+a bound of 0 keeps nothing. First in, first out: a hit costs one lookup (an LRU reorders on every read, which
+costs about a fifth of a query's time over its ~60 lookups). Memo tables only: an answer never depends on what
+they hold.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from contextlib import suppress
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from cachetools import FIFOCache
+
+if TYPE_CHECKING:
+    from .analysis import Token
+    from .lexicon import _Starts
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+WORD_CACHE_BYTES: Final = 4 * 1024 * 1024
+RANK_CACHE_BYTES: Final = 4 * 1024 * 1024
+
+
+def estimate_bytes(obj: object) -> int:
+    """Deep `sys.getsizeof` of the plain values the caches hold (strings, numbers, tuples, sets, slotted objects);
+    a mapping is the index's (a trie node a cached value points into): only its own size counts.
+
+    >>> estimate_bytes("ab") == sys.getsizeof("ab")
+    True
+    >>> estimate_bytes(("ab", 1)) == sys.getsizeof(("ab", 1)) + sys.getsizeof("ab") + sys.getsizeof(1)
+    True
+    """
+    kind = type(obj)
+    if kind in _SCALARS:
+        return _getsizeof(obj)
+    size = _getsizeof(obj)
+    if isinstance(obj, tuple | list | frozenset | set):
+        for item in obj:  # scalars inline: this runs on every cache miss, for every word of a query
+            size += _getsizeof(item) if type(item) in _SCALARS else estimate_bytes(item)
+        return size
+    if isinstance(obj, dict):
+        return size  # a phrase-trie node of the index, referenced (not copied) by a cached value
+    slots = getattr(kind, "__slots__", ())
+    return size + sum(estimate_bytes(getattr(obj, name)) for name in slots if hasattr(obj, name))
+
+
+_SCALARS: Final = frozenset({str, int, float, bool, type(None)})
+_getsizeof = sys.getsizeof
+
+
+class Memo(FIFOCache[K, V]):
+    """One memo table: a cachetools FIFO cache bounded in bytes (keys and values counted), oldest dropped first.
+
+    cachetools keeps the bound; a plain dict mirrors what it holds so that a hit, the hot path of every query,
+    is one C-level dict lookup (`get` is that dict's own `get`: None on a miss). Writes, the misses, take a lock,
+    so the byte accounting stays exact when threads share the table. A bound of 0 keeps nothing.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(maxsize=max_bytes, getsizeof=self._entry_bytes)
+        self.max_bytes = max_bytes
+        self._lock = threading.Lock()
+        self._key_bytes = 0  # of the key being stored (cachetools sizes values only)
+        self._held: dict[K, V] = {}
+        self.get = self._held.get  # type: ignore[method-assign]
+
+    def _entry_bytes(self, value: V) -> int:
+        return self._key_bytes + estimate_bytes(value)
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self._held[key] = value
+
+    def __delitem__(self, key: K) -> None:
+        super().__delitem__(key)
+        del self._held[key]
+
+    def put(self, key: K, value: V) -> None:
+        if self.max_bytes <= 0:
+            return
+        with self._lock:
+            self._key_bytes = estimate_bytes(key)
+            with suppress(ValueError):  # larger than the whole table: not kept
+                self[key] = value
+
+    @property
+    def bytes(self) -> int:
+        """The estimated bytes held."""
+        return int(self.currsize)
+
+
+class Scratch(Memo[K, V]):
+    """A memo table for start-up only: the plain dict alone, unbounded (it is dropped once the index is built)."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.put = self._held.__setitem__  # type: ignore[method-assign,assignment]
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+
+class Caches:
+    """Every memo table of the understanding layer. `word_bytes` bounds each table keyed by a word,
+    `rank_bytes` the table of candidate targets per set of concepts and features. `Caches.scratch()` is the
+    set start-up uses while it builds the index (unbounded, dropped once built)."""
+
+    def __init__(self, word_bytes: int = WORD_CACHE_BYTES, rank_bytes: int = RANK_CACHE_BYTES) -> None:
+        # (language, word) -> its stem
+        self.stems: Memo[tuple[str, str], str] = Memo(word_bytes)
+        # word -> its form in every stream
+        self.forms: Memo[str, tuple[str, ...]] = Memo(word_bytes)
+        # (word, language) -> the word corrected
+        self.corrections: Memo[tuple[str, str | None], str] = Memo(word_bytes)
+        # (word, language) -> its Token
+        self.tokens: Memo[tuple[str, str | None], Token] = Memo(word_bytes)
+        # (word as written, language) -> its tokens (split, corrected)
+        self.word_tokens: Memo[tuple[str, str | None], tuple[Token, ...]] = Memo(word_bytes)
+        # (word, own stream, native) -> the concepts and phrases starting there
+        self.starts: Memo[tuple[str, int | None, bool], _Starts] = Memo(word_bytes)
+        # word -> (its weight, the targets whose texts hold it)
+        self.postings: Memo[str, tuple[float, tuple[tuple[int, float], ...]]] = Memo(word_bytes)
+        # concepts and features present -> the candidate targets (index, prior + weights, id, kind)
+        self.eligible: Memo[frozenset[str], tuple[tuple[int, float, str, str], ...]] = Memo(rank_bytes)
+
+    @classmethod
+    def scratch(cls) -> Caches:
+        caches = cls(0, 0)
+        for name in caches.tables():
+            setattr(caches, name, Scratch())
+        return caches
+
+    def tables(self) -> dict[str, Memo[Any, Any]]:
+        return {name: memo for name, memo in vars(self).items() if isinstance(memo, Memo)}
+
+
+NO_CACHE: Final = Caches(0, 0)  # remembers nothing: a call without the runtime's caches computes everything

@@ -1,0 +1,54 @@
+"""The gate (engine layer): what a text only names as something to avoid or as part of another subject's name
+does not count, and a text is in the guide's domain only with a domain concept and no other subject.
+"""
+
+from __future__ import annotations
+
+from ..content.models import Avoided
+from .analysis import Token
+from .lexicon import Hit
+from .logs import LogReading
+
+Outside = tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
+
+
+def in_domain(present: frozenset[str], log: LogReading, domain: frozenset[str], outside: Outside) -> bool:
+    """A domain concept, no other subject (unless the training job is named too), and no failure of another
+    kind: a host-RAM kill, a CUDA error that is not out-of-memory, a Python error (the guide does not apply)."""
+    other_failure = log.not_gpu_oom is not None and not log.gpu_oom
+    return (
+        not other_failure
+        and not present.isdisjoint(domain)
+        and all(present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in outside)
+    )
+
+
+def outside_phrases(subjects: frozenset[str], hits: list[Hit]) -> list[Hit]:
+    """Hits inside a phrase of another subject say nothing of their own: in "learning rate" the word "rate"
+    (French "raté", weak) is part of the name of something the guide does not cover."""
+    spans = {(h.start, h.end) for h in hits if h.end - h.start > 1 and h.concept in subjects}
+    if not spans:
+        return hits
+    return [h for h in hits if h.concept in subjects or not any(a <= h.start and h.end <= b for a, b in spans)]
+
+
+def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) -> list[Hit]:
+    """The hits without those a rule of `intents.yaml` `avoided` says are only named as something to avoid."""
+    names = {h.concept for h in hits}
+    for rule in rules:
+        if (rule.when and names.isdisjoint(rule.when)) or rule.by not in names:
+            continue
+        stops = {i for h in hits if h.concept in rule.stop for i in range(h.start, h.end)}
+        avoided: set[int] = set()
+        for by in (h for h in hits if h.concept == rule.by):
+            # What is avoided follows the word ("without OOM"); in Korean it comes before it ("OOM 없이").
+            korean = tokens[by.start].hangul
+            span = range(by.start - 1, by.start - 1 - rule.span, -1) if korean else range(by.end, by.end + rule.span)
+            for i in span:
+                if i in stops:
+                    break
+                avoided.add(i)
+        if avoided:
+            hits = [h for h in hits if h.concept not in rule.drop or h.start not in avoided]
+            names = {h.concept for h in hits}
+    return hits

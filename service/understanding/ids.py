@@ -1,0 +1,109 @@
+"""The ids the understanding code reads or emits by name, checked against those the knowledge declares.
+
+Renaming a concept in YAML must not silently disable the code that reads it, and a signal with no texts must
+not show its raw id: `id_problems` runs at start-up (index build) and reports every mismatch as a content
+problem (`id-mismatch`) with the file and path of the declaration:
+
+- concepts: every concept the code reads (`CONCEPTS_READ`) is declared in `structure/concepts.yaml`;
+- features: the features the code computes (`features.FEATURES`) are those of `structure/features.yaml`;
+- signals: the signals the log reader records (`log_rules.RULES`) are those of `structure/signals.yaml`, the
+  features read only those, and each language's sentence uses only data its signal always carries;
+- intents: every symptom and FAQ entry is an intent target of its kind (free text can reach it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from ..content.models import Content
+from ..content.problems import Problem
+from .features import FEATURES, SIGNALS_READ
+from .log_rules import SIGNAL_IDS, YIELDS
+
+# Concept -> the stage that reads it by name.
+CONCEPTS_READ: Final[dict[str, str]] = {
+    "step": "extract: the step number",
+    "batch": "extract: the batch size",
+    "frames": "extract: the frame count",
+    "bucket": "extract: bucket sizes",
+    "largest": "extract: one bucket named (not the list)",
+    "intermittent": "extract: one bucket named (not the list)",
+    "time_unit": "extract: a duration is not a step",
+    "gc": "extract: GC on/off",
+    "on": "extract: GC on/off",
+    "off": "extract: GC on/off",
+    "negation": "extract: GC on/off",
+    "unsure": "extract: GC on/off (not sure is no state)",
+    "considering": "extract: GC on/off (a proposal is no state)",
+    "either_or": "extract: 'on or off?'",
+    "asks": "extract: an advice question governs the switch after it (no state)",
+    "past": "extract: a past state gives way to one told after it",
+    "now": "extract: a state told now ('now it's on')",
+    "it": "extract: a switch told of 'it' in a story",
+    "avoid": "extract: a short preposition is said of GC only right next to it",
+    "than": "extract: a comparison states no GC value",
+    "control": "extract: the control image count",
+    "counter": "extract: a counter word after a number ('세 장')",
+    "position": "extract: a batch position is not a batch size",
+    "when": "extract: a single bucket named in a 'when' clause is not the job's one resolution",
+    "oom": "matcher: the phase of a stated OOM",
+    "preview": "matcher: the phase of a stated OOM",
+    "phase_caching": "matcher: the phase of a stated OOM",
+    "phase_loading": "matcher: the phase of a stated OOM",
+    "phase_saving": "matcher: the phase of a stated OOM",
+}
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_CODE = "id-mismatch"
+
+
+def id_problems(content: Content) -> list[Problem]:
+    """Every id the code and the knowledge disagree on."""
+    return [*_concepts(content), *_features(content), *_signals(content), *_intents(content)]
+
+
+def _concepts(content: Content) -> list[Problem]:
+    return [
+        Problem("structure/concepts.yaml", cid, _CODE, f"the code reads concept {cid!r} ({why}); it is not declared")
+        for cid, why in CONCEPTS_READ.items()
+        if cid not in content.concepts
+    ]
+
+
+def _features(content: Content) -> list[Problem]:
+    f = "structure/features.yaml"
+    return [
+        *(Problem(f, name, _CODE, "the code computes this feature (features.FEATURES); it is not declared")
+          for name in FEATURES if name not in content.features),
+        *(Problem(f, name, _CODE, "no function computes this feature (features.FEATURES)")
+          for name in content.features if name not in FEATURES),
+    ]
+
+
+def _signals(content: Content) -> list[Problem]:
+    f = "structure/signals.yaml"
+    out = [
+        *(Problem(f, sid, _CODE, "the log reader records this signal (log_rules.RULES); it is not declared")
+          for sid in sorted(SIGNAL_IDS) if sid not in content.signals),
+        *(Problem(f, sid, _CODE, "no rule of the log reader records this signal (log_rules.RULES)")
+          for sid in content.signals if sid not in SIGNAL_IDS),
+        *(Problem(f, sid, _CODE, "the features read this signal (features.SIGNALS_READ); it is not declared")
+          for sid in sorted(SIGNALS_READ) if sid not in content.signals),
+    ]
+    for lang, text in content.texts.items():
+        for sid, sentence in text.signals.items():
+            extra = sorted(set(_PLACEHOLDER.findall(sentence)) - YIELDS.get(sid, frozenset()))
+            if extra:
+                out.append(Problem(f"text/{lang}/signals.yaml", sid, _CODE,
+                                   f"{{{'}, {'.join(extra)}}} is not data the signal always carries"))
+    return out
+
+
+def _intents(content: Content) -> list[Problem]:
+    targets = content.intents.targets
+    reachable = [("symptom", s.id) for s in content.symptoms] + [("faq", e.id) for e in content.faq]
+    return [
+        Problem("structure/intents.yaml", f"targets.{tid}", _CODE, f"the {kind} {tid!r} has no intent of its kind")
+        for kind, tid in reachable
+        if tid not in targets or targets[tid].kind != kind
+    ]

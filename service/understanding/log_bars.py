@@ -1,0 +1,178 @@
+"""Progress bars of a pasted log (tqdm): runs of updates of the same bar, read once, by their last update.
+
+`split_bars` takes the bars out of the text (the rest is what the line rules read); `read_bar` records what a
+run says: a training step (`TRAIN`, or `BARE` for a bar with no description) or a phase.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Final
+
+from .log_text import clip
+
+if TYPE_CHECKING:
+    from .logs import _Reader
+
+# Event kinds, in the order they are replayed.
+PHASE, TRAIN, BARE, FAIL = "phase", "train", "bare", "fail"
+Run = tuple[int, str, str, str]  # (offset in the non-bar text, last update, head, kind)
+
+# A timestamp a log viewer may print before each line.
+_STAMP = (
+    r"(?:\[?\d{4}-\d{2}-\d{2}[ Tt]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?\]?[ \t]+"
+    r"|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?[ \t]+)?"
+)
+# A tqdm bar line and the updates of the same bar right after it (the head, group 1, repeated; blank lines skipped).
+_BAR_RUN = re.compile(
+    _STAMP + r"([^\n|%]*?)[ \t]*\d{1,3}%\|[^\n]*\][ \t]*+(?=\n|$)"
+    r"(?:(?:\n[ \t]*(?=\n))*\n" + _STAMP + r"\1[ \t]*\d{1,3}%\|[^\n]*\][ \t]*+(?=\n|$))*"
+)
+_PCT_BLOCK = re.compile(r"(?:[^\n]*%\|[^\n]*(?:\n|\Z))+")  # consecutive lines holding "%|"
+_ODD_STREAK: Final = 64
+_BAR_NUMS = re.compile(r"\d{1,3}%\|[^|\n]*\|\s*(\d{1,9})/(\d{1,9})\b")
+_DIGITS_SPACE: Final = "0123456789 \t"
+# A timestamp or log level a log viewer put before a bar's description.
+_HEAD_PREFIX = re.compile(
+    r"^(?:\[?\d{4}-\d{2}-\d{2}[ t]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:z|[+-]\d{2}:?\d{2})?\]?"
+    r"|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?"
+    r"|\[?(?:info|warning|debug|stdout|stderr)\]?:?"
+    r"|[\s\-:|>])+"
+)
+_BAR_SAMPLING = re.compile(r"generating\s+(?:baseline\s+|first\s+)?(?:images?|samples?)\b")
+
+# Progress-bar descriptions that are not the training bar (tqdm `desc`), by first word.
+_BAR_PHASE: Final[dict[str, str]] = {
+    "caching": "caching",
+    "loading": "loading",
+    "fetching": "loading",
+    "downloading": "loading",
+    "quantizing": "loading",
+    "attaching": "loading",
+    "saving": "saving",
+    "sampling": "sampling",
+}
+_BAR_OTHER: Final = frozenset(
+    {
+        "processing",
+        "building",
+        "merging",
+        "converting",
+        "extracting",
+        "encoding",
+        "captioning",
+        "matching",
+        "analyzing",
+        "inverting",
+        "updating",
+        "syncing",
+        "transcribing",
+        "equalizing",
+        "unmatched",
+        "annotating",
+        "repaired",
+        "map",
+        "filter",
+        "generating",
+        "validating",
+    }
+)
+
+def split_bars(text: str) -> tuple[str, list[Run]]:
+    """The text between the progress bars (every other line), and the bar runs in text order. One scanning
+    loop over the text on purpose: it is the hot path of a long log (bounded work on odd input included)."""
+    if "%|" not in text:
+        return text, []
+    n = len(text)
+    nb: list[str] = []
+    offset = 0  # length of the non-bar text so far
+    runs: list[tuple[int, str, str]] = []  # (offset, last update, head)
+    pos = 0  # always at a line start
+    odd_end = -2  # end of the last odd bar line
+    streak = 0  # odd bar lines in a row
+    while pos < n:
+        p = text.find("%|", pos)
+        if p < 0:
+            nb.append(text[pos:])
+            break
+        start = text.rfind("\n", pos, p) + 1 or pos
+        if start > pos:
+            nb.append(text[pos:start])
+            offset += start - pos
+            streak = 0
+        m = _BAR_RUN.match(text, start) if streak < _ODD_STREAK else None
+        if m is not None:  # one bar and its following updates, matched in one go
+            end = m.end()
+            last = text[text.rfind("\n", start, end) + 1 or start : end]
+            runs.append((offset, last, m.group(1)))
+            streak = 0
+            pos = end + 1
+            continue
+        # An odd bar line, or one with something printed right after the bar: read it both ways. Past a long
+        # streak of them, take every following line holding "%|" as one block (bounded work on odd input).
+        if streak < _ODD_STREAK:
+            end = text.find("\n", p)
+            if end < 0:
+                end = n
+        else:
+            block = _PCT_BLOCK.match(text, start)
+            end = block.end() if block is not None else n  # the block holds at least the line itself
+            if end > start and text[end - 1] == "\n":
+                end -= 1
+        line = text[text.rfind("\n", start, end) + 1 or start : end]
+        cut = line.find("%|")
+        head = line[:cut].rstrip(_DIGITS_SPACE) if cut >= 0 else ""
+        if runs and odd_end == start - 1 and runs[-1][2] == head:
+            runs[-1] = (runs[-1][0], line, head)  # more of the same odd lines: one run
+        else:
+            runs.append((offset, line, head))
+        nb.append(text[start:end] + "\n")
+        offset += end - start + 1
+        odd_end = end
+        streak += 1
+        pos = end + 1
+    kinds: dict[str, str] = {}
+    out: list[Run] = []
+    for off, last, head in runs:
+        kind = kinds.get(head)
+        if kind is None:
+            kind = kinds[head] = _bar_kind(head)
+        out.append((off, last, head, kind))
+    return "".join(nb), out
+
+
+def read_bar(r: _Reader, offset: int, line: str, head: str, kind: str) -> None:
+    """What the last update of a bar run says: a training step, or a phase (caching, loading, sampling...)."""
+    nums = None
+    for m in _BAR_NUMS.finditer(line):
+        nums = m
+    low = line.lower()
+    if kind in ("bare", "other") and ("lr:" in low or "loss" in low):
+        kind = "training"
+    key = r.key(offset, 0)
+    if kind in ("training", "bare"):
+        if nums is not None:
+            step, total = int(nums.group(1)), int(nums.group(2))
+            if total > 0:
+                r.event(key, TRAIN if kind == "training" else BARE, (step, total))
+    elif kind != "other":
+        label = clip(head.rsplit("|", 1)[-1].rstrip(": "))
+        r.phase(key, kind, label)
+
+
+def _bar_kind(head: str) -> str:
+    """What a progress bar is, from its description: training, bare (none), other, or a phase."""
+    desc = _HEAD_PREFIX.sub("", head.rsplit("|", 1)[-1].strip().lower()).rstrip(":").strip()
+    if not desc:
+        return "bare"
+    first = desc.split(None, 1)[0]
+    if first == "generating":
+        return "sampling" if _BAR_SAMPLING.match(desc) else "other"
+    if "shards" in desc:
+        return "loading"
+    phase = _BAR_PHASE.get(first)
+    if phase is not None:
+        return phase
+    if first in _BAR_OTHER:
+        return "other"
+    return "training"

@@ -1,0 +1,53 @@
+"""The first stage of understanding: text normalized and split into raw tokens (pure functions, no data).
+
+>>> normalize("Désactivé ÉTAPE  Größe")
+'desactive etape grosse'
+>>> split_tokens("oom at 1024x768, gradient_checkpointing: true 스텝에서")
+['oom', 'at', '1024', '768', 'gradient_checkpointing', 'true', '스텝에서']
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
+_DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
+# A number glued to a unit of time or rate ("295s/it", "2it/sec", "2hours"): the number and its unit.
+_RATE = re.compile(r"^(\d+(?:\.\d+)?)(s|sec|secs|it|its|h|hr|hrs|hour|hours|min|mins|minutes|seconds)$")
+# Combining diacritical marks (the blocks Latin, Greek and Cyrillic accents decompose into).
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+def normalize(text: str) -> str:
+    """NFKC, case-folded, accents removed (Hangul kept), whitespace collapsed."""
+    if text.isascii():
+        return " ".join(text.casefold().split())
+    text = unicodedata.normalize("NFKC", text).casefold()
+    stripped = _COMBINING.sub("", unicodedata.normalize("NFD", text))
+    return " ".join(unicodedata.normalize("NFC", stripped).split())
+
+
+def fold(text: str) -> str:
+    """Accents removed (the last step of `normalize`)."""
+    return unicodedata.normalize("NFC", _COMBINING.sub("", unicodedata.normalize("NFD", text)))
+
+
+def is_hangul(token: str) -> bool:
+    """True when the token starts with a Hangul syllable."""
+    return token[:1] >= "\uac00" and token[:1] <= "\ud7a3"
+
+
+def split_tokens(normalized: str) -> list[str]:
+    """Tokens of normalized text: Latin words/numbers/config keys and Hangul runs, dimensions split."""
+    out: list[str] = []
+    for tok in _TOKEN.findall(normalized):
+        dim = _DIMENSION.match(tok) if "x" in tok else None
+        rate = _RATE.match(tok) if not dim and tok[:1].isdigit() else None
+        if dim:
+            out.extend((dim.group(1), dim.group(2)))
+        elif rate:
+            out.extend((rate.group(1), rate.group(2)))
+        else:
+            out.append(tok)
+    return out

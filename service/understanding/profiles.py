@@ -1,0 +1,95 @@
+"""Language profiles compiled for analysis (index layer): each language's grammar, read from
+`knowledge/text/<lang>/profile.yaml` (`content.models.LanguageProfile`), so that adding a language is data.
+
+A profile gives a language its stemmer (or none), its script, how its words are split, the endings stripped
+from them, and the words of its ordinals, progress counters and numbers. Ordinal suffixes and counter words
+of every language are read in every query (`2nd` in a Spanish sentence is still 2).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import Stemmer
+
+from ..content.models import Content
+from ..content.problems import Problem
+from .normalize import fold, normalize
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Profile:
+    """One language, ready to read words with."""
+
+    lang: str
+    stemmer: Stemmer.Stemmer | None
+    hangul: bool  # Hangul words are this language's, and its `endings` are stripped from them
+    split_known: bool  # written without spaces: a run of letters is split before each known word
+    endings: tuple[str, ...]  # longest first
+    restore: tuple[tuple[str, str], ...]  # accent-folded ending -> the ending the stemmer reads
+    numbers: Mapping[str, int]  # normalized number word -> value
+
+    def stem(self, word: str) -> str:
+        """Snowball stem of an already normalized word; a language with no stemmer keeps the word."""
+        if self.stemmer is None or not word.isalpha():
+            return word
+        if self.restore and len(word) > 3:
+            for ending, written in self.restore:
+                if word.endswith(ending):
+                    return fold(str(self.stemmer.stemWord(word[: -len(ending)] + written)))
+        return str(self.stemmer.stemWord(word))
+
+    def strip_ending(self, token: str) -> str:
+        """Remove one particle or ending (`프리뷰에서` -> `프리뷰`)."""
+        for suffix in self.endings:
+            if token.endswith(suffix) and len(token) > len(suffix):
+                return token[: -len(suffix)]
+        return token
+
+
+def profile_problems(content: Content) -> list[Problem]:
+    """A stemmer PyStemmer does not have is a dangling reference of the profile that names it."""
+    algorithms = set(Stemmer.algorithms())
+    return [
+        Problem(f"text/{lang}/profile.yaml", "stemmer", "dangling-reference",
+                f"no Snowball stemmer {p.stemmer!r} (known: {', '.join(sorted(algorithms))})")
+        for lang, p in content.profiles.items()
+        if p.stemmer is not None and p.stemmer not in algorithms
+    ]
+
+
+def compile_profiles(content: Content) -> tuple[Profile, ...]:
+    """Every supported language's profile, in the order of `languages.yaml` (the order of the streams)."""
+    out = []
+    for lang in content.languages.supported:
+        p = content.profiles[lang]
+        out.append(Profile(
+            lang=lang,
+            stemmer=Stemmer.Stemmer(p.stemmer) if p.stemmer else None,
+            hangul=p.script == "hangul",
+            split_known=p.split == "known_words",
+            endings=tuple(sorted(p.endings, key=len, reverse=True)),
+            restore=tuple(p.restore_endings.items()),
+            numbers={normalize(k): v for k, v in p.numbers.items()},
+        ))
+    return tuple(out)
+
+
+def ordinal_pattern(content: Content) -> re.Pattern[str]:
+    """A digit run and any language's ordinal suffix (`2nd`, `2o`, `1ere`, `2te`): group 1 is the number."""
+    suffixes = _alternation(s for p in content.profiles.values() for s in p.ordinal_suffixes)
+    return re.compile(rf"^(\d{{1,7}})(?:{suffixes})$")
+
+
+def counter_pattern(content: Content) -> re.Pattern[str]:
+    """A progress counter quoted in the user's words (`at 2 of 3000`, `1/2000`, `2 de 3000`): step and total."""
+    words = _alternation(rf"\b{w}\b" for p in content.profiles.values() for w in p.counter_words)
+    return re.compile(rf"(?<![\d.,/])(\d{{1,7}})\s*(?:/|{words})\s*(\d{{3,7}})(?!\d|[.,/]\d)", re.IGNORECASE)
+
+
+def _alternation(items: Iterable[str]) -> str:
+    """Unique items, longest first, joined with `|` (a pattern that matches nothing when there are none)."""
+    unique = sorted(set(items), key=lambda s: (-len(s), s))
+    return "|".join(unique) if unique else "(?!)"

@@ -1,0 +1,126 @@
+"""Reading the raw text before analysis (engine layer): the user's own lines around a pasted log, a progress
+counter quoted in their words, a pasted config fragment's model arch.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .extract import BUCKET_SIZES
+from .logs import LogReading, looks_like_log
+from .normalize import normalize
+
+MAX_PROSE_LINES = 8
+# Lines of a pasted log (progress bars, tracebacks, figures): `logs.read_log` reads them, the matcher
+# reads the user's own words around them. Plain words are looked up with `in` (a regex alternation that does
+# not start with one literal is tried at every position of a long line); the regex sees only the others.
+_LOG_WORDS = ("%|", "traceback", 'file "', "error", "exception", "torch.", "cuda")
+# Else the shape of a log line, each pattern tried only when the line holds its literal (as `logs` does): two
+# bars (a table or progress bar), a stack frame ("  at ..."), a size unit (`gb`, `mib`), a line starting with
+# `#` or `[`, a time, a line number. A pattern starting with a letter class is skipped to quickly by `re`.
+_LOG_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("|", re.compile(r"\|.*\|")),
+    ("at ", re.compile(r"^\s+at ")),
+    ("b", re.compile(r"[gmk](?<!\w[gmk])i?b\b")),
+    ("#", re.compile(r"^\s*#")),
+    ("[", re.compile(r"^\s*\[")),
+    (":", re.compile(r"\d\d:\d\d")),
+    ("line ", re.compile(r"\bline \d")),
+)
+
+
+class Parts(NamedTuple):
+    """A text split for analysis."""
+
+    prose: str  # the user's own words (the whole text when it holds no log)
+    lead: str | None  # the first line of a text holding a log (its language is the user's)
+    log_like: bool  # the text holds a log
+
+
+def split_text(text: str, log: LogReading) -> Parts:
+    """The user's words of a text; a pasted log is mostly English whatever the user speaks, so its language
+    is taken from the first line."""
+    log_like = bool(log.signals) or looks_like_log(text)
+    lead = text.strip().split("\n", 1)[0] if log_like else None
+    return Parts(prose_of(text) if log_like else text, lead, log_like)
+
+
+def counter_step(text: str, counter: re.Pattern[str]) -> int | None:
+    r"""The step of the first progress counter in the text (a total of 100 or more; not a pair of bucket sizes).
+    `counter` is `Matcher.counter` (`profiles.counter_pattern`: "at 2 of 3000", "1/2000", "2 sur 3000").
+
+    >>> c = re.compile(r"(\d{1,7})\s*(?:/|\bof\b)\s*(\d{3,7})")
+    >>> counter_step("it crashes at 2 of 3000", c), counter_step("buckets 512/768", c), counter_step("batch 4", c)
+    (2, None, None)
+    """
+    for m in counter.finditer(text):
+        step, total = int(m.group(1)), int(m.group(2))
+        if total >= 100 and step <= total and not (step in BUCKET_SIZES and total in BUCKET_SIZES):
+            return step
+    return None
+
+
+# A config fragment pasted in the text: `arch: "wan22_14b"`, or the older `is_flux: true`.
+_ARCH = re.compile(r"^[ \t]*arch[ \t]*:[ \t]*[\"']?([A-Za-z0-9_.:-]{1,60})[\"']?[ \t]*$", re.MULTILINE)
+_IS_FLUX = re.compile(r"^[ \t]*is_flux[ \t]*:[ \t]*true[ \t]*$", re.MULTILINE | re.IGNORECASE)
+
+
+def pasted_arch(text: str) -> str | None:
+    """The model arch a pasted config fragment names, if any.
+
+    >>> pasted_arch('model:\\n  arch: "wan22_14b"\\ntrain:'), pasted_arch("model:\\n  is_flux: true")
+    ('wan22_14b', 'flux')
+    >>> pasted_arch("flux") is None
+    True
+    """
+    if "arch" in text:
+        m = _ARCH.search(text)
+        if m is not None:
+            return m.group(1)
+    if "is_flux" in text and _IS_FLUX.search(text):
+        return "flux"
+    return None
+
+
+def prose_of(text: str) -> str:
+    """The user's own lines of a text that holds a log (the first line always counts)."""
+    lines = text.strip().splitlines()
+    kept = [lines[0]] if lines else []
+    kept += [line for line in lines[1:] if line.strip() and not _is_log_line(line)][: MAX_PROSE_LINES - 1]
+    return "\n".join(kept)
+
+
+def _is_log_line(line: str) -> bool:
+    low = line.lower()
+    for word in _LOG_WORDS:  # a loop, not any(): this runs for every line of a pasted log
+        if word in low:
+            return True
+    return any(literal in low and pattern.search(low) is not None for literal, pattern in _LOG_SHAPES)
+
+
+# A command-line flag and its value, if any: `--gradient_checkpointing`, `--use_gradient_checkpointing True`.
+_FLAG = re.compile(r"(?<![\w-])--([a-z][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)?(\"?)(true|false|yes|no|1|0)?\2(?=[\s\\'\"`]|$)",
+                   re.IGNORECASE)
+_FLAG_VALUES = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+
+
+def flag_spelling(phrase: str) -> str:
+    """A switch's name as a command-line flag spells it (`gradient checkpointing` -> `gradient_checkpointing`)."""
+    return re.sub(r"[\s-]+", "_", normalize(phrase))
+
+
+def flag_state(text: str, names: frozenset[str]) -> bool | None:
+    """What a pasted command line sets a switch to: a bare `--flag` (or one with `True`) is on, `False` is off.
+
+    `names` are the switch's names as flags spell them; a flag that holds one (`--use_gradient_checkpointing`)
+    counts, one with a value that is no boolean (`--checkpointing_steps 500`) does not."""
+    state: bool | None = None
+    for m in _FLAG.finditer(text):
+        name = m.group(1).lower().replace("-", "_")
+        if not any(n in name for n in names):
+            continue
+        if m.group(3) is None and re.match(r"[ \t=]*[^\s\\-]", text[m.end():]):
+            continue  # `--flag value` with a value that is no boolean
+        state = True if m.group(3) is None else _FLAG_VALUES[m.group(3).lower()]
+    return state
