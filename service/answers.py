@@ -311,7 +311,9 @@ def answer_search(
 ) -> dict[str, Any]:
     """The `GET /v1/search` answer: symptoms, FAQ entries, sections and steps, best first."""
     u = understand(index.matcher, query, neg.lang, caches, limits)
-    ranked = list(u.ranked)
+    # A text with no subject of the guide (a model or a trainer named, a feature asked for) has no hit.
+    needs = index.content.intents.search_needs
+    ranked = list(u.ranked) if not needs or not (u.concepts | u.features).isdisjoint(needs) else []
     best = ranked[0].score if ranked else 0.0
     second = ranked[1].score if len(ranked) > 1 else 0.0
     match, _ = outcome(best, second, thresholds.confident, thresholds.minimum)

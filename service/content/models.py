@@ -243,6 +243,8 @@ class Intents(Frozen):
     domain: tuple[Key, ...]
     outside: tuple[Outside, ...] = ()  # ... and in none of these
     avoided: tuple[Avoided, ...] = ()
+    # A search hit needs one of these (a subject the guide is about): a model or trainer name alone is none.
+    search_needs: tuple[Key, ...] = ()
     targets: dict[Id, Intent]
 
 

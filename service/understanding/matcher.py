@@ -27,7 +27,7 @@ from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
 from .outcome import outcome
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
-from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
+from .prose import Parts, counter_step, flag_spelling, flag_state, pasted_arch, prose_of, split_text
 from .rank import Scored, Target, rank, similarity
 
 __all__ = [
@@ -65,6 +65,7 @@ class Matcher:
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     outside_subjects: frozenset[str]  # the concepts of every `any` above
     avoided: tuple[Avoided, ...]
+    gc_flags: frozenset[str]  # GC's names as a command-line flag would spell them (`gradient_checkpointing`)
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
     weights_by_name: dict[str, tuple[tuple[int, float], ...]]
@@ -123,6 +124,8 @@ def build_matcher(content: Content) -> Matcher:
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
         avoided=content.intents.avoided,
+        gc_flags=frozenset(flag_spelling(p) for t in texts.values() for p in t.vocabulary.concepts.get("gc", ())
+                           if len(flag_spelling(p).split("_")) > 1),
         postings=postings,
         default_idf=default_idf,
         weights_by_name={k: tuple(v) for k, v in by_name.items()},
@@ -225,6 +228,8 @@ def _stated(
         stated = replace(stated, step=step)
     if stated.step is None:
         stated = replace(stated, step=counter_step(prose, matcher.counter))
+    if stated.gradient_checkpointing is None:
+        stated = replace(stated, gradient_checkpointing=flag_state(text, matcher.gc_flags))
     return stated
 
 
@@ -236,7 +241,7 @@ def _features(text: str, stated: Stated, log: LogReading, families: int) -> froz
 def _phase(concepts: set[str], log: LogReading) -> str | None:
     if log.phase:
         return log.phase
-    if "oom" not in concepts:
+    if "oom" not in concepts and "crash_oom" not in concepts:  # a crash in a job is an inferred OOM
         return None
     for concept, phase in (("preview", "sampling"), ("phase_caching", "caching"), ("phase_loading", "loading"),
                            ("phase_saving", "saving")):

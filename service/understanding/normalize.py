@@ -13,6 +13,8 @@ import unicodedata
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
 _DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
+# A number glued to a unit of time or rate ("295s/it", "2it/sec", "2hours"): the number and its unit.
+_RATE = re.compile(r"^(\d+(?:\.\d+)?)(s|sec|secs|it|its|h|hr|hrs|hour|hours|min|mins|minutes|seconds)$")
 # Combining diacritical marks (the blocks Latin, Greek and Cyrillic accents decompose into).
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
@@ -41,8 +43,11 @@ def split_tokens(normalized: str) -> list[str]:
     out: list[str] = []
     for tok in _TOKEN.findall(normalized):
         dim = _DIMENSION.match(tok) if "x" in tok else None
+        rate = _RATE.match(tok) if not dim and tok[:1].isdigit() else None
         if dim:
             out.extend((dim.group(1), dim.group(2)))
+        elif rate:
+            out.extend((rate.group(1), rate.group(2)))
         else:
             out.append(tok)
     return out

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from .extract import BUCKET_SIZES
 from .logs import LogReading, looks_like_log
+from .normalize import normalize
 
 MAX_PROSE_LINES = 8
 # Lines of a pasted log (progress bars, tracebacks, figures): `logs.read_log` reads them, the matcher
@@ -96,3 +97,30 @@ def _is_log_line(line: str) -> bool:
         if word in low:
             return True
     return any(literal in low and pattern.search(low) is not None for literal, pattern in _LOG_SHAPES)
+
+
+# A command-line flag and its value, if any: `--gradient_checkpointing`, `--use_gradient_checkpointing True`.
+_FLAG = re.compile(r"(?<![\w-])--([a-z][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)?(\"?)(true|false|yes|no|1|0)?\2(?=[\s\\'\"`]|$)",
+                   re.IGNORECASE)
+_FLAG_VALUES = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+
+
+def flag_spelling(phrase: str) -> str:
+    """A switch's name as a command-line flag spells it (`gradient checkpointing` -> `gradient_checkpointing`)."""
+    return re.sub(r"[\s-]+", "_", normalize(phrase))
+
+
+def flag_state(text: str, names: frozenset[str]) -> bool | None:
+    """What a pasted command line sets a switch to: a bare `--flag` (or one with `True`) is on, `False` is off.
+
+    `names` are the switch's names as flags spell them; a flag that holds one (`--use_gradient_checkpointing`)
+    counts, one with a value that is no boolean (`--checkpointing_steps 500`) does not."""
+    state: bool | None = None
+    for m in _FLAG.finditer(text):
+        name = m.group(1).lower().replace("-", "_")
+        if not any(n in name for n in names):
+            continue
+        if m.group(3) is None and re.match(r"[ \t=]*[^\s\\-]", text[m.end():]):
+            continue  # `--flag value` with a value that is no boolean
+        state = True if m.group(3) is None else _FLAG_VALUES[m.group(3).lower()]
+    return state

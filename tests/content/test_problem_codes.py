@@ -206,6 +206,9 @@ def rename_read_concept(root: Path) -> set[str]:
     edit_text(root, "structure/concepts.yaml", "\ntime_unit:", "\nduration_unit:")
     for lang in LANGS:
         edit_text(root, f"text/{lang}/vocabulary.yaml", "  time_unit:", "  duration_unit:")
+    # ... and intents.yaml's own references to it follow the rename (no dangling reference, only the code's)
+    path = root / "structure/intents.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("time_unit", "duration_unit"), encoding="utf-8")
     return {"time_unit"}
 
 
