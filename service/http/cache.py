@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from cachetools import LRUCache
 
 from ..settings import Settings
-from .guards import ASGIApp, Message, Receive, Scope, Send
+from .asgi import ASGIApp, Message, Receive, Scope, Send
 from .metrics import MATCH_SCOPE_KEY
 
 ENTRY_OVERHEAD = 256  # bytes of bookkeeping per entry (key, tuple, list), counted with the answer

@@ -14,20 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
 
 import orjson
 
 from ..errors import HeadersTooLarge, InvalidUtf8, JsonTooDeep, Overloaded, PayloadTooLarge, RemedyError, RequestTimeout
 from ..settings import Settings
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-ProblemWriter = Callable[[Scope, RemedyError], tuple[int, list[tuple[bytes, bytes]], bytes]]
+from .asgi import ASGIApp, Message, ProblemWriter, Receive, Scope, Send
 
 HEADER_OVERFLOW = "remedy.header_overflow"  # scope key the server protocol sets when it dropped headers
 OPERATIONS = frozenset({"/healthz", "/readyz", "/metrics"})

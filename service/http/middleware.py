@@ -10,21 +10,14 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from ..errors import RemedyError
 from ..settings import Settings
+from .asgi import ASGIApp, Message, Receive, Scope, Send
 from .logconfig import REQUEST_ID, TRACE_ID, JsonFormatter, configure_logging
 
 __all__ = ["JsonFormatter", "RequestContext", "configure_logging"]
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-ProblemWriter = Callable[[Scope, RemedyError], tuple[int, list[tuple[bytes, bytes]], bytes]]
 
 log = logging.getLogger("remedy.access")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
