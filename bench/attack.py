@@ -53,7 +53,7 @@ from tests.attacks import (  # noqa: E402
     word_query,
 )
 
-SHARED = ROOT.parent / "shared"
+CONFIGS = ROOT / "tests" / "fixtures" / "aitk-configs"  # the project's copy of AI Toolkit's example configs
 
 
 def attacks(port: int, seconds: float) -> dict[str, Callable[[Any], str]]:
@@ -125,7 +125,7 @@ def costs(server: Server, rounds: int) -> None:
     typical = [timed(server, "POST", "/v1/diagnose", body, {"Content-Type": "application/json"})[1] for body in bodies]
     typical_ms = statistics.median(typical)
     cycle = iter(bodies * 1000)
-    config = (SHARED / "aitk-configs" / "train_lora_flux_24gb.yaml").read_text(encoding="utf-8")
+    config = (CONFIGS / "train_lora_flux_24gb.yaml").read_text(encoding="utf-8")
     check_ms = statistics.median(
         timed(server, "POST", "/v1/config/check", json.dumps({"config_yaml": config}).encode(),
               {"Content-Type": "application/json"})[1] for _ in range(30))

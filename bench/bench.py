@@ -30,7 +30,7 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+CONFIGS = ROOT / "tests" / "fixtures" / "aitk-configs"  # the project's copy of AI Toolkit's example configs
 
 
 def free_port() -> int:
@@ -107,7 +107,7 @@ def scenarios() -> dict[str, tuple[str, list[tuple[str, str | None]]]]:
                 if i["kind"] in ("faq", "section")]
     by_id = json.dumps({"symptom": "oom-early-steps", "lang": "es", "context": {
         "gradient_checkpointing": False, "model_arch": "qwen_image_edit", "batch_size": 2, "resolutions": [512, 1024]}})
-    config = (SHARED / "aitk-configs" / "train_lora_flux_24gb.yaml").read_text(encoding="utf-8")
+    config = (CONFIGS / "train_lora_flux_24gb.yaml").read_text(encoding="utf-8")
     check = json.dumps({"config_yaml": config, "lang": "de"})
     return {
         "healthz (floor)": ("GET", [("/healthz", None)]),
