@@ -19,13 +19,13 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import ROOT, SHARED, free_port, rss_mb, wait_ready
+from bench import CONFIGS, ROOT, free_port, rss_mb, wait_ready
 
 
 def script() -> str:
     items = yaml.safe_load((ROOT / "tests" / "understanding" / "queries.yaml").read_text(encoding="utf-8"))
     queries = [(i["q"][:300].replace("]==]", ""), i["lang"]) for i in items]
-    config = (SHARED / "aitk-configs" / "train_lora_qwen_image_edit_32gb.yaml").read_text(encoding="utf-8")
+    config = (CONFIGS / "train_lora_qwen_image_edit_32gb.yaml").read_text(encoding="utf-8")
     q_items = ", ".join(f"{{[==[{json.dumps(q, ensure_ascii=False)[1:-1]}]==], \"{lang}\"}}" for q, lang in queries)
     config_body = json.dumps({"config_yaml": config})
     return f"""
