@@ -295,7 +295,7 @@ def answer_diagnosis(
         answer.update(render_plan(index, plan, lang))
         answer["symptom"]["confidence"] = confidence
         answer["conflicts"] = render_conflicts(
-            index, _layer_conflicts(index, catalogs, lang, layer_conflicts), lang, plan.facts or {}
+            index, _layer_conflicts(index, catalogs, lang, layer_conflicts), lang, plan.facts
         ) + answer["conflicts"]
     else:
         answer.update(_without_plan(index, lang, merged, u, topic, confidence))

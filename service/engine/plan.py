@@ -7,7 +7,7 @@ Which text explains a step is chosen here, by the conditions each text variant d
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..content.context import Context
@@ -46,7 +46,7 @@ class Plan:
     needs: tuple[str, ...]
     related: tuple[str, ...]
     conflicts: tuple[str, ...] = ()
-    facts: Mapping[str, Any] | None = None  # what the texts are filled from
+    facts: Mapping[str, Any] = field(default_factory=dict)  # what the texts are filled from
 
 
 def plan_facts(index: Index, context: Context) -> dict[str, Any]:

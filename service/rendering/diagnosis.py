@@ -43,7 +43,7 @@ def _variant_text(value: str | Mapping[str, str], variant: str | None) -> str | 
 
 def render_steps(index: Index, plan: Plan, lang: str) -> list[View]:
     text = index.texts[lang]
-    values = fill_values(index, lang, plan.facts or {})
+    values = fill_values(index, lang, plan.facts)
     out = []
     for order, step in enumerate(plan.steps, start=1):
         stext = text.steps[step.id]
@@ -52,31 +52,32 @@ def render_steps(index: Index, plan: Plan, lang: str) -> list[View]:
         reason = _variant_text(text.rules.reasons[step.reason], step.reason_variant)
         if reason is None:  # no variant holds: say only where the step comes from (tests keep this unreached)
             reason = _section_title(index, text, reason_section)
+        checks = _checks(index, text, step, values)
         view: View = {
             "order": order,
             "id": step.id,
             "title": stext.title,
-            "detail": _detail(index, text, step, values),
+            "detail": _detail(text, step, values, checks),
             "reason": {"rule": step.reason, "section": reason_section, "text": fill(reason, lang, values)},
             "config_patch": step.config_patch,
             "ui_path": list(compiled.ui_path),
             "source": source_of(index, lang, step.section),
         }
-        if step.checks:
-            view["checks"] = _checks(index, text, step, values)
+        if checks:
+            view["checks"] = checks
         if compiled.watch:
             view["watch"] = list(_guide_list(text, *compiled.watch))
         out.append(view)
     return out
 
 
-def _detail(index: Index, text: LanguageText, step: PlannedStep, values: Mapping[str, Any]) -> str:
+def _detail(text: LanguageText, step: PlannedStep, values: Mapping[str, Any], checks: list[View]) -> str:
     detail = text.steps[step.id].detail
     if isinstance(detail, str):
         parts = [fill(detail, text.lang, values)]
     else:
         parts = [fill(detail[v], text.lang, values) for v in step.detail_parts]
-    not_met = [c for c in _checks(index, text, step, values) if c["status"] == "not-met"]
+    not_met = [c for c in checks if c["status"] == "not-met"]
     if not_met:
         items = "; ".join(f"{c['text']} ({c['note']})" if c.get("note") else c["text"] for c in not_met)
         parts.append(f"{text.rules.check_status['not-met']}: {items}.")
@@ -183,7 +184,7 @@ def render_conflicts(index: Index, conflicts: tuple[tuple[str, tuple[str, ...], 
 def render_plan(index: Index, plan: Plan, lang: str) -> View:
     """The parts of a diagnose answer that come from the plan."""
     sym = index.texts[lang].symptoms[plan.symptom]
-    facts = plan.facts or {}
+    facts = plan.facts
     symptom_conflicts = tuple(
         (c.conflict.id, c.conflict.fields, {"symptom": sym.title})
         for c in index.conflicts if c.conflict.id in plan.conflicts

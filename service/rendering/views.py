@@ -136,7 +136,7 @@ def general_detail(index: Index, lang: str, step_id: str) -> str:
 
 def risk_table_row(index: Index, lang: str, family_id: str) -> tuple[str, ...] | None:
     """The guide's risk-table cells of a family, in `lang`: (name, high risk with GC off, safest first attempt)."""
-    found = _find_table(index)
+    found = index.risk_table
     if found is None:
         return None
     guide, section, block = found
@@ -176,7 +176,7 @@ def source_of(index: Index, lang: str, section_id: str) -> View:
 
 def render_risk_table(index: Index, lang: str) -> View:
     """The guide's risk table with each family's machine-readable thresholds (the risk rules)."""
-    guide_table = _find_table(index)
+    guide_table = index.risk_table
     text = index.texts[lang]
     if guide_table is None:
         return {"columns": [], "rows": []}
@@ -202,10 +202,6 @@ def render_risk_table(index: Index, lang: str) -> View:
         "rows": rows,
         "url": section_url(index, lang, section),
     }
-
-
-def _find_table(index: Index) -> tuple[Guide, str, TableBlock] | None:
-    return index.risk_table
 
 
 SNIPPET_LIMIT = 200

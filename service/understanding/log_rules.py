@@ -258,20 +258,21 @@ def _fragmentation(r: _Reader, start: int, low: str, line: str, failed: bool) ->
     return False
 
 
-def _host_ram_kill(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
-    m = first_match(low, _HOST)
-    if m is None:
-        return False
-    r.failure("host-ram-kill", r.key(start + m.start()), text=clip(line))
-    return True
+def _failure_at(pattern: Gated, sid: str, key: str) -> Callable[[_Reader, int, str, str, bool], bool]:
+    """A read function for a failure that is not a GPU OOM, told by one pattern: the line is kept under `key`."""
+
+    def read(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
+        m = first_match(low, pattern)
+        if m is None:
+            return False
+        r.failure(sid, r.key(start + m.start()), **{key: clip(line)})
+        return True
+
+    return read
 
 
-def _cuda_error(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
-    m = first_match(low, _CUDA_ERROR)
-    if m is None:
-        return False
-    r.failure("cuda-error", r.key(start + m.start()), message=clip(line))
-    return True
+_host_ram_kill = _failure_at(_HOST, "host-ram-kill", "text")
+_cuda_error = _failure_at(_CUDA_ERROR, "cuda-error", "message")
 
 
 def _python_error(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
