@@ -23,6 +23,7 @@ _WINDOW = 3  # the widest gap of one short clause: "GC is now off", "gradient ch
 _UNSURE_REACH = _WINDOW + 2  # "not sure if GC is on or off": the doubt covers the whole clause it opens
 _STATE_REACH = _WINDOW + 1  # an on/off word this close to a GC mention says its state
 _NEGATION_REACH = 2  # "not on", "not turned on": a negation one or two words before the on/off word
+_NEVER_REACH = 4  # "I never turned it off", "je l'ai jamais désactivé": "never" governs its whole short clause
 _PROPOSAL_REACH = 5  # "thinking about maybe switching GC off": a proposal governs a short clause after it
 _PROPOSAL_BACK = 6  # in a question, what comes first is proposed: "GC off, is that a good idea?"
 _KOREAN_PROPOSAL_BACK = 2  # Korean puts the proposal after the verb: `꺼도 될까요`
@@ -102,6 +103,7 @@ def gc_state(
     if on_or_off:
         return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
     negations = spans.get("negation", _NONE)
+    nevers = spans.get("never", _NONE)
     proposals = spans.get("considering", _NONE)
     asks = spans.get("asks", _NONE)
     pasts = spans.get("past", _NONE)
@@ -111,7 +113,8 @@ def gc_state(
         h.start for c in ("on", "off") for h in spans.get(c, _NONE) if not any(h.start <= g.start < h.end for g in gcs)
     }
     prepositions = {h.start for h in spans.get("avoid", _NONE)}  # "without", "sin": "ya sin GC" is "right away"
-    found: list[tuple[int, bool, int, int, bool]] = []  # (start, a past state, distance, prefer-off, state)
+    # (start, a past state, distance, prefer-off, state, a change named in the infinitive, a state told firmly)
+    found: list[tuple[int, bool, int, int, bool, bool, bool]] = []
     for concept, state in (("off", False), ("on", True)):
         for word in spans.get(concept, _NONE):
             if any(word.start <= g.start and g.end <= word.end for g in gcs):
@@ -137,12 +140,34 @@ def gc_state(
             negated = any(
                 0 < word.start - n.end + 1 <= _NEGATION_REACH or (n.start == word.end and tokens[n.start].hangul)
                 for n in negations
-            )
+            ) or any(_never(n, word, tokens) for n in nevers)
             past = any(_was(p, word, tokens, nows, switches) for p in pasts)
-            found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state))
+            change = _names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
+            # A state told in so many words: no change named, no past, no preposition ("sin", "on character").
+            firm = not (change or past or word.start in prepositions or (dist > 1 and _short_word(word, tokens)))
+            found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state,
+                          change, firm))
+    # A change named in the infinitive ("someone told me to disable GC", "de couper le GC", `꺼보라던데`) gives
+    # way to a state the text tells firmly ("GC activé"); not to a past one (a story: "it was on, after disabling
+    # it ..."), nor to a preposition ("volví a activar el checkpointing y nada, sigo sin memoria").
+    if any(f[6] for f in found):
+        found = [f for f in found if not f[5]]
     # A past state gives way to a state told after it ("it was off, now it's on"), not to one before it.
     now = [f for f in found if not (f[1] and any(g[0] > f[0] and not g[1] for g in found))]
     return min(now, key=lambda f: f[2:4])[4] if now else None
+
+
+def _short_word(word: Hit, tokens: list[Token]) -> bool:
+    """A one-word on/off word of up to four letters ("on", "with", "sin", "mit"): often a preposition."""
+    return word.end - word.start == 1 and len(tokens[word.start].text) <= 4 and not tokens[word.start].hangul
+
+
+def _never(never: Hit, word: Hit, tokens: list[Token]) -> bool:
+    """"Never" before the on/off word in its short clause ("I never turned it off", "nunca lo desactivé",
+    `한번도 끈 적 없어요`), or, in Korean, right after it (`끈 적이 없어요`)."""
+    if tokens[never.start].hangul and never.start == word.end:
+        return True
+    return 0 < word.start - never.end + 1 <= _NEVER_REACH
 
 
 def _was(past: Hit, word: Hit, tokens: list[Token], nows: Sequence[Hit], switches: set[int]) -> bool:
@@ -207,10 +232,11 @@ _KOREAN_CLAUSE_ENDS = ("는데", "은데", "인데", "니까", "지만", "고", 
 
 # Verb forms that name a change rather than a state, per language (grammar as code; the verbs themselves are
 # the vocabulary's): a gerund, an infinitive (`desactivar`, `désactiver`, `ausschalten`, not `ausgeschaltet`
-# or `angelassen`), a Korean nominal, conditional or purpose ending (`켜기`, `끄면`, `끄려고`, `꺼야`).
+# or `angelassen`), a Korean nominal, conditional, purpose or reported-command ending (`켜기`, `끄면`, `끄려고`,
+# `꺼야`, `꺼보라던데`).
 _CHANGE_LATIN = re.compile(r"^[a-z]{3,}(?:ing|ar|er|ir|re|ando|endo|iendo|indo|ant|arlo|arla|erlo|irlo)$")
 _CHANGE_GERMAN = re.compile(r"^(?!.{2,}ge)[a-z]{3,}(?<!iert)(?<!et)en$")
-_CHANGE_KOREAN = ("기", "면", "려고", "려면", "야")
+_CHANGE_KOREAN = ("기", "면", "려고", "려면", "야", "라던데", "라고", "라는", "래서")  # ... or told to (`꺼보라던데`)
 
 
 def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
@@ -256,24 +282,26 @@ def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
     return False
 
 
-def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset()) -> Stated:
-    """What the text states; `asked` holds the positions of the tokens of its questions (see `gc_state`)."""
+def stated_context(
+    tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False
+) -> Stated:
+    """What the text states; `asked` holds the positions of the tokens of its questions (see `gc_state`);
+    `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one."""
     spans = _by_concept(hits)
     on_or_off = _on_or_off(spans)
     used: set[int] = set()
     # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
     sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized
-    step = None
-    for hit in spans.get("step", _NONE):
-        step = _number_near(tokens, hit, *_STEP_NUMBER, used=used, timed=timed)
-        if step is not None:
-            break
+    step = _failing_step(tokens, spans, used, timed | _ranges(tokens, spans), failed)
     batch = None
     positions = _batch_positions(tokens, spans) if "batch" in spans else frozenset()
     for hit in spans.get("batch", _NONE):
+        before = set(used)
         batch = _number_near(tokens, hit, *_BATCH_NUMBER, used=used, timed=positions)
         if batch is not None and 1 <= batch <= 512:
+            (at,) = used - before
+            batch = _changed_to(tokens, spans, at, used)
             break
         batch = None
     frames = None
@@ -312,6 +340,70 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: 
         control_images=controls,
         on_or_off=on_or_off,
     )
+
+
+# What tells the failure itself (or the memory that failed: "der VRAM läuft bei Step 3 über"): the step next to
+# one of these is the failing step.
+_FAILURES = ("oom", "crash", "exhausted", "error_word", "memory")
+_STEP_FAILURE_REACH = 8  # "it dies at step 3", "OOM'd right on step 3 every time": the same clause
+
+
+def _failing_step(
+    tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], timed: frozenset[int], failed: bool
+) -> int | None:
+    """The step the failure is told at: of the step numbers the text states, the one nearest a failure word
+    ("steps 1 and 2 run, it dies at step 3" is step 3), the first one when nothing failed near any; none when
+    the text tells no failure at all ("4000 steps, about 3 hours" is a run's length), unless `failed`."""
+    failures = [h for c in _FAILURES for h in spans.get(c, _NONE)]
+    if not failures and not failed:
+        return None
+    found: list[tuple[int, int, int]] = []  # (distance to a failure word, order, position)
+    for order, hit in enumerate(spans.get("step", _NONE)):
+        probe: set[int] = set(used)
+        n = _number_near(tokens, hit, *_STEP_NUMBER, used=probe, timed=timed)
+        if n is None:
+            continue
+        (j,) = probe - used
+        if j < hit.start and tokens[j].number in BUCKET_SIZES:
+            continue  # "Sample en 1024, trente steps": a size before the step word, no step of it
+        near = min((abs(j - f.start) if j < f.start else max(0, j - f.end + 1) for f in failures), default=0)
+        found.append((near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1, order, j))
+    if not found:
+        return None
+    _, _, j = min(found)
+    used.add(j)
+    return tokens[j].number
+
+
+def _ranges(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
+    """Numbers joined by a range word ("works for 100 to 1000 steps", "de 100 à 1000 pas"): a span of the run,
+    no step of it."""
+    joins = {h.start for h in spans.get("span_to", _NONE) if h.end == h.start + 1}
+    out: set[int] = set()
+    for i in range(len(tokens) - 2):
+        if tokens[i].number is not None and i + 1 in joins and tokens[i + 2].number is not None:
+            out.update((i, i + 2))
+    return frozenset(out)
+
+
+def _changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int]) -> int | None:
+    """The current value of a change told from the old one at `at`: "went from batch 4 to batch 2", "de 4 à 2",
+    "von 4 auf 2", `4에서 2로` (the value after the join word, with the fact's word between them or not)."""
+    old = tokens[at].number
+    joins = {h.start for h in spans.get("span_to", _NONE)}
+    words = {i for h in spans.get("batch", _NONE) for i in range(h.start, h.end)}
+    for j in range(at + 1, min(len(tokens), at + 3)):
+        if j in joins:
+            for k in range(j + 1, min(len(tokens), j + 4)):
+                n = tokens[k].number
+                if n is not None and 1 <= n <= 512:
+                    used.add(k)
+                    return n
+                if k not in words:
+                    break
+        elif j not in words:
+            break
+    return old
 
 
 _PIXELS = re.compile(r"^(\d{3,4})px$")
