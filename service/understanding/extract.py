@@ -16,6 +16,7 @@ from typing import Any
 
 from .analysis import Token
 from .lexicon import Hit
+from .stated_numbers import changed_to, failing_step, number_near, ranges
 
 BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
@@ -27,9 +28,8 @@ _NEVER_REACH = 4  # "I never turned it off", "je l'ai jamais désactivé": "neve
 _PROPOSAL_REACH = 5  # "thinking about maybe switching GC off": a proposal governs a short clause after it
 _PROPOSAL_BACK = 6  # in a question, what comes first is proposed: "GC off, is that a good idea?"
 _KOREAN_PROPOSAL_BACK = 2  # Korean puts the proposal after the verb: `꺼도 될까요`
-# Where the number of a fact is looked for: (tokens after the fact's word, tokens before it). "step 3", "3rd
-# step", "step number 3"; "batch size of 4" (a number before "batch" is rarely its size); "81 frames".
-_STEP_NUMBER = (3, 3)
+# Where the number of a fact is looked for: (tokens after the fact's word, tokens before it); the step's is in
+# `stated_numbers`. "batch size of 4" (a number before "batch" is rarely its size); "81 frames".
 _BATCH_NUMBER = (4, 1)
 _FRAMES_NUMBER = (3, 2)
 _BUCKET_REACH = 4  # a size this close to a bucket word is a bucket: "buckets 512, 768 and 1024"
@@ -66,22 +66,6 @@ def _distance(a: Hit, b: Hit) -> int:
     if b.end <= a.start:
         return a.start - b.end + 1
     return 0
-
-
-def _number_near(
-    tokens: list[Token], hit: Hit, after: int, before: int, used: set[int], timed: frozenset[int] = frozenset()
-) -> int | None:
-    """A number token just after the hit (preferred) or just before it, not used by another fact and not
-    a duration (`9 seconds`)."""
-    positions: list[int] = [
-        *range(hit.end, min(len(tokens), hit.end + after)),
-        *range(hit.start - 1, max(-1, hit.start - 1 - before), -1),
-    ]
-    for j in positions:
-        if tokens[j].number is not None and j not in used and j not in timed:
-            used.add(j)
-            return tokens[j].number
-    return None
 
 
 def gc_state(
@@ -293,20 +277,20 @@ def stated_context(
     # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
     sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized
-    step = _failing_step(tokens, spans, used, timed | _ranges(tokens, spans), failed)
+    step = failing_step(tokens, spans, used, timed | ranges(tokens, spans), failed, BUCKET_SIZES)
     batch = None
     positions = _batch_positions(tokens, spans) if "batch" in spans else frozenset()
     for hit in spans.get("batch", _NONE):
         before = set(used)
-        batch = _number_near(tokens, hit, *_BATCH_NUMBER, used=used, timed=positions)
+        batch = number_near(tokens, hit, *_BATCH_NUMBER, used=used, timed=positions)
         if batch is not None and 1 <= batch <= 512:
             (at,) = used - before
-            batch = _changed_to(tokens, spans, at, used)
+            batch = changed_to(tokens, spans, at, used)
             break
         batch = None
     frames = None
     for hit in spans.get("frames", _NONE):
-        frames = _number_near(tokens, hit, *_FRAMES_NUMBER, used=used)
+        frames = number_near(tokens, hit, *_FRAMES_NUMBER, used=used)
         if frames is not None:
             break
     controls = None
@@ -340,70 +324,6 @@ def stated_context(
         control_images=controls,
         on_or_off=on_or_off,
     )
-
-
-# What tells the failure itself (or the memory that failed: "der VRAM läuft bei Step 3 über"): the step next to
-# one of these is the failing step.
-_FAILURES = ("oom", "crash", "exhausted", "error_word", "memory")
-_STEP_FAILURE_REACH = 8  # "it dies at step 3", "OOM'd right on step 3 every time": the same clause
-
-
-def _failing_step(
-    tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], timed: frozenset[int], failed: bool
-) -> int | None:
-    """The step the failure is told at: of the step numbers the text states, the one nearest a failure word
-    ("steps 1 and 2 run, it dies at step 3" is step 3), the first one when nothing failed near any; none when
-    the text tells no failure at all ("4000 steps, about 3 hours" is a run's length), unless `failed`."""
-    failures = [h for c in _FAILURES for h in spans.get(c, _NONE)]
-    if not failures and not failed:
-        return None
-    found: list[tuple[int, int, int]] = []  # (distance to a failure word, order, position)
-    for order, hit in enumerate(spans.get("step", _NONE)):
-        probe: set[int] = set(used)
-        n = _number_near(tokens, hit, *_STEP_NUMBER, used=probe, timed=timed)
-        if n is None:
-            continue
-        (j,) = probe - used
-        if j < hit.start and tokens[j].number in BUCKET_SIZES:
-            continue  # "Sample en 1024, trente steps": a size before the step word, no step of it
-        near = min((abs(j - f.start) if j < f.start else max(0, j - f.end + 1) for f in failures), default=0)
-        found.append((near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1, order, j))
-    if not found:
-        return None
-    _, _, j = min(found)
-    used.add(j)
-    return tokens[j].number
-
-
-def _ranges(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
-    """Numbers joined by a range word ("works for 100 to 1000 steps", "de 100 à 1000 pas"): a span of the run,
-    no step of it."""
-    joins = {h.start for h in spans.get("span_to", _NONE) if h.end == h.start + 1}
-    out: set[int] = set()
-    for i in range(len(tokens) - 2):
-        if tokens[i].number is not None and i + 1 in joins and tokens[i + 2].number is not None:
-            out.update((i, i + 2))
-    return frozenset(out)
-
-
-def _changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int]) -> int | None:
-    """The current value of a change told from the old one at `at`: "went from batch 4 to batch 2", "de 4 à 2",
-    "von 4 auf 2", `4에서 2로` (the value after the join word, with the fact's word between them or not)."""
-    old = tokens[at].number
-    joins = {h.start for h in spans.get("span_to", _NONE)}
-    words = {i for h in spans.get("batch", _NONE) for i in range(h.start, h.end)}
-    for j in range(at + 1, min(len(tokens), at + 3)):
-        if j in joins:
-            for k in range(j + 1, min(len(tokens), j + 4)):
-                n = tokens[k].number
-                if n is not None and 1 <= n <= 512:
-                    used.add(k)
-                    return n
-                if k not in words:
-                    break
-        elif j not in words:
-            break
-    return old
 
 
 _PIXELS = re.compile(r"^(\d{3,4})px$")

@@ -236,3 +236,17 @@ def test_a_never_turned_off_answer_skips_enabling_gc(client: TestClient) -> None
     d = client.post("/v1/diagnose", json={"query": "GC ligado, nunca desliguei, e ainda dá OOM", "lang": "pt"}).json()
     assert d["context"]["gradient_checkpointing"] is True
     assert "enable-gradient-checkpointing" not in [s["id"] for s in d["steps"]]
+
+
+@pytest.mark.parametrize(("text", "rate"), [
+    ("it's 2 it/s on my 4090", True),
+    ("it's not working, the lora doesn't show my character", False),  # "it's" is no "it/s"
+])
+def test_its_is_no_rate(index: Index, text: str, rate: bool) -> None:
+    assert ("time_unit" in understand(index.matcher, text, "en").concepts) is rate
+
+
+def test_an_inference_programs_progress_bar_is_no_training_step(index: Index) -> None:
+    bar = "Patching LoRAs:  43%|####      | 130/304 [00:06<00:08, 19.72it/s]"
+    u = understand(index.matcher, f"{bar}\n{_OOM_LOG}", "en")
+    assert u.log.gpu_oom and u.log.step is None
