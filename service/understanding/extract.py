@@ -16,7 +16,7 @@ from typing import Any
 
 from .analysis import Token
 from .lexicon import Hit
-from .stated_numbers import changed_to, failing_step, number_near, ranges
+from .stated_numbers import changed_to, count_near, failing_step, number_near, ranges
 
 BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
@@ -71,13 +71,12 @@ def _distance(a: Hit, b: Hit) -> int:
 def gc_state(
     spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int], on_or_off: bool
 ) -> bool | None:
-    """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it.
+    """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it (`_negated`).
 
-    Negation counts just before the on/off word, or just after it in Korean (`켜지 않았다`). `asked` holds the
-    positions of the tokens of the sentences that ask a question; `on_or_off` is `_on_or_off(spans)`, computed
-    once by the caller. A word that only names a change asked about, wished or planned ("should I turn it
-    off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state that was ("it was off, now
-    it's on"; "I had GC on, switched it off") gives way to one told after it.
+    `asked` holds the positions of the tokens of the sentences that ask a question; `on_or_off` is
+    `_on_or_off(spans)`, computed once by the caller. A word that only names a change asked about, wished or
+    planned ("should I turn it off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state
+    that was ("it was off, now it's on"; "I had GC on, switched it off") gives way to one told after it.
     """
     gcs = spans.get("gc")
     if not gcs:
@@ -98,7 +97,7 @@ def gc_state(
     }
     prepositions = {h.start for h in spans.get("avoid", _NONE)}  # "without", "sin": "ya sin GC" is "right away"
     # (start, a past state, distance, prefer-off, state, a change named in the infinitive, a state told firmly)
-    found: list[tuple[int, bool, int, int, bool, bool, bool]] = []
+    found: list[_Found] = []
     for concept, state in (("off", False), ("on", True)):
         for word in spans.get(concept, _NONE):
             if any(word.start <= g.start and g.end <= word.end for g in gcs):
@@ -121,24 +120,39 @@ def gc_state(
                 continue  # far from GC, unless it goes on a story ("GC was off, now it's on")
             if dist > 2 and _preposition_before(word, gcs, tokens):
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
-            negated = any(
-                0 < word.start - n.end + 1 <= _NEGATION_REACH or (n.start == word.end and tokens[n.start].hangul)
-                for n in negations
-            ) or any(_never(n, word, tokens) for n in nevers)
+            negated = _negated(word, negations, nevers, tokens)
             past = any(_was(p, word, tokens, nows, switches) for p in pasts)
             change = _names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
             # A state told in so many words: no change named, no past, no preposition ("sin", "on character").
             firm = not (change or past or word.start in prepositions or (dist > 1 and _short_word(word, tokens)))
             found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state,
                           change, firm))
-    # A change named in the infinitive ("someone told me to disable GC", "de couper le GC", `꺼보라던데`) gives
-    # way to a state the text tells firmly ("GC activé"); not to a past one (a story: "it was on, after disabling
-    # it ..."), nor to a preposition ("volví a activar el checkpointing y nada, sigo sin memoria").
+    return _state_now(found)
+
+
+_Found = tuple[int, bool, int, int, bool, bool, bool]
+
+
+def _state_now(found: list[_Found]) -> bool | None:
+    """The state of the on/off words found (`gc_state`), the nearest GC first, an off word first on a tie.
+
+    A change named in the infinitive ("someone told me to disable GC", "de couper le GC", `꺼보라던데`) gives way
+    to a state the text tells firmly ("GC activé"); not to a past one (a story: "it was on, after disabling it
+    ..."), nor to a preposition ("volví a activar el checkpointing y nada, sigo sin memoria"). A past state gives
+    way to a state told after it ("it was off, now it's on"), not to one before it."""
     if any(f[6] for f in found):
         found = [f for f in found if not f[5]]
-    # A past state gives way to a state told after it ("it was off, now it's on"), not to one before it.
     now = [f for f in found if not (f[1] and any(g[0] > f[0] and not g[1] for g in found))]
     return min(now, key=lambda f: f[2:4])[4] if now else None
+
+
+def _negated(word: Hit, negations: Sequence[Hit], nevers: Sequence[Hit], tokens: list[Token]) -> bool:
+    """A negation one or two words before the on/off word (right after it in Korean: `켜지 않았다`), or a "never"
+    in its clause."""
+    return any(
+        0 < word.start - n.end + 1 <= _NEGATION_REACH or (n.start == word.end and tokens[n.start].hangul)
+        for n in negations
+    ) or any(_never(n, word, tokens) for n in nevers)
 
 
 def _short_word(word: Hit, tokens: list[Token]) -> bool:
@@ -295,7 +309,7 @@ def stated_context(
             break
     controls = None
     for hit in spans.get("control", _NONE):
-        controls = _count_near(tokens, hit, used, limit=16)
+        controls = count_near(tokens, hit, used, limit=16)
         if controls is not None:
             break
     buckets = spans.get("bucket", _NONE)
@@ -357,17 +371,6 @@ def _batch_positions(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozen
         ):
             out.add(i)
     return frozenset(out)
-
-
-def _count_near(tokens: list[Token], hit: Hit, used: set[int], limit: int) -> int | None:
-    """A small count just before the hit ("2 control images", preferred) or just after it (`컨트롤 이미지 2장`,
-    "control images: 2"); a larger number there is something else (a resolution)."""
-    for j in (*range(hit.start - 1, max(-1, hit.start - 3), -1), *range(hit.end, min(len(tokens), hit.end + 3))):
-        n: int | None = tokens[j].number
-        if n is not None and j not in used and n <= limit:
-            used.add(j)
-            return n
-    return None
 
 
 def _resolutions(sizes: list[int], spans: dict[str, list[Hit]], after_bucket: bool) -> tuple[int, ...] | None:

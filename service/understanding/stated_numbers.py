@@ -90,3 +90,14 @@ def changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: 
         elif j not in words:
             break
     return old
+
+
+def count_near(tokens: list[Token], hit: Hit, used: set[int], limit: int) -> int | None:
+    """A small count just before the hit ("2 control images", preferred) or just after it (`컨트롤 이미지 2장`,
+    "control images: 2"); a larger number there is something else (a resolution)."""
+    for j in (*range(hit.start - 1, max(-1, hit.start - 3), -1), *range(hit.end, min(len(tokens), hit.end + 3))):
+        n: int | None = tokens[j].number
+        if n is not None and j not in used and n <= limit:
+            used.add(j)
+            return n
+    return None

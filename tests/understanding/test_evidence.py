@@ -116,6 +116,12 @@ def test_a_checkpoint_as_a_saved_file_is_not_gc(index: Index, lang: str, text: s
     ("de", "das LoRA Training braucht ewig, 12 Stunden"),
     ("ko", "로라 학습하는데 12시간 걸린다고 나와요"),
     ("ko", "남은 시간이 15시간이래요"),
+    ("en", "One RTX 3090, 88 hours, is this normal?"),  # a duration asked about
+    ("fr", "c'est normal que ça prenne 3 jours ?"),
+    ("de", "ist es normal, dass es 3 Tage dauert?"),
+    ("ko", "로라 하나 학습하는데 3일 걸리는게 정상인가요?"),
+    ("en", "extremely slow on a 3090 with flux"),  # slowness said of the card
+    ("en", "the progress bar barely moves during training"),
 ])
 def test_slowness_told_as_a_rate_or_a_duration(index: Index, lang: str, text: str) -> None:
     assert _symptom(understand(index.matcher, text, lang)) == "slow-training"
