@@ -100,6 +100,25 @@ def test_a_checkpoint_as_a_saved_file_is_not_gc(index: Index, lang: str, text: s
     assert "gc" not in u.concepts and u.stated.gradient_checkpointing is None
 
 
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my dataset has 300 samples and it OOMs at step 2"),
+    ("es", "mi dataset tiene 300 muestras y se queda sin memoria en el paso 2"),
+    ("pt", "meu dataset tem 300 amostras e dá OOM no passo 2"),
+    ("fr", "mon dataset a 300 samples et ça fait OOM au step 2"),
+    ("de", "mein Datensatz hat 300 Samples und es gibt OOM bei Step 2"),
+    ("ko", "컨트롤 이미지가 샘플당 2장씩 들어가요. 2스텝에서 OOM"),
+])
+def test_a_sample_of_the_dataset_is_no_preview(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "preview" not in u.concepts
+    assert _symptom(u) == "oom-early-steps"
+
+
+def test_a_preview_sample_is_still_one(index: Index) -> None:
+    assert _symptom(understand(index.matcher, "OOM while generating the samples at step 250", "en")) == (
+        "oom-during-sampling")
+
+
 # --- 4. rates, durations and outcomes ------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
