@@ -15,16 +15,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .analysis import Token
+from .gc_words import distance as _distance
+from .gc_words import negated as negated_by
+from .gc_words import short_word, unsure
 from .lexicon import Hit
 from .stated_numbers import changed_to, count_near, failing_step, number_near, ranges
 
 BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
 _WINDOW = 3  # the widest gap of one short clause: "GC is now off", "gradient checkpointing was already on"
-_UNSURE_REACH = _WINDOW + 2  # "not sure if GC is on or off": the doubt covers the whole clause it opens
 _STATE_REACH = _WINDOW + 1  # an on/off word this close to a GC mention says its state
-_NEGATION_REACH = 2  # "not on", "not turned on": a negation one or two words before the on/off word
-_NEVER_REACH = 4  # "I never turned it off", "je l'ai jamais désactivé": "never" governs its whole short clause
 _PROPOSAL_REACH = 5  # "thinking about maybe switching GC off": a proposal governs a short clause after it
 _PROPOSAL_BACK = 6  # in a question, what comes first is proposed: "GC off, is that a good idea?"
 _KOREAN_PROPOSAL_BACK = 2  # Korean puts the proposal after the verb: `꺼도 될까요`
@@ -60,18 +60,10 @@ def _by_concept(hits: list[Hit]) -> dict[str, list[Hit]]:
     return spans
 
 
-def _distance(a: Hit, b: Hit) -> int:
-    if a.end <= b.start:
-        return b.start - a.end + 1
-    if b.end <= a.start:
-        return a.start - b.end + 1
-    return 0
-
-
 def gc_state(
     spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int], on_or_off: bool
 ) -> bool | None:
-    """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it (`_negated`).
+    """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it (`gc_words.negated`).
 
     `asked` holds the positions of the tokens of the sentences that ask a question; `on_or_off` is
     `_on_or_off(spans)`, computed once by the caller. A word that only names a change asked about, wished or
@@ -81,7 +73,7 @@ def gc_state(
     gcs = spans.get("gc")
     if not gcs:
         return None
-    if any(min(_distance(u, g) for g in gcs) <= _UNSURE_REACH for u in spans.get("unsure", _NONE)):
+    if unsure(spans, gcs, tokens):
         return None  # "not sure if GC is on or off"
     if on_or_off:
         return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
@@ -120,11 +112,11 @@ def gc_state(
                 continue  # far from GC, unless it goes on a story ("GC was off, now it's on")
             if dist > 2 and _preposition_before(word, gcs, tokens):
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
-            negated = _negated(word, negations, nevers, tokens)
+            negated = negated_by(word, negations, nevers, tokens)
             past = any(_was(p, word, tokens, nows, switches) for p in pasts)
             change = _names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
             # A state told in so many words: no change named, no past, no preposition ("sin", "on character").
-            firm = not (change or past or word.start in prepositions or (dist > 1 and _short_word(word, tokens)))
+            firm = not (change or past or word.start in prepositions or (dist > 1 and short_word(word, tokens)))
             found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state,
                           change, firm))
     return _state_now(found)
@@ -144,28 +136,6 @@ def _state_now(found: list[_Found]) -> bool | None:
         found = [f for f in found if not f[5]]
     now = [f for f in found if not (f[1] and any(g[0] > f[0] and not g[1] for g in found))]
     return min(now, key=lambda f: f[2:4])[4] if now else None
-
-
-def _negated(word: Hit, negations: Sequence[Hit], nevers: Sequence[Hit], tokens: list[Token]) -> bool:
-    """A negation one or two words before the on/off word (right after it in Korean: `켜지 않았다`), or a "never"
-    in its clause."""
-    return any(
-        0 < word.start - n.end + 1 <= _NEGATION_REACH or (n.start == word.end and tokens[n.start].hangul)
-        for n in negations
-    ) or any(_never(n, word, tokens) for n in nevers)
-
-
-def _short_word(word: Hit, tokens: list[Token]) -> bool:
-    """A one-word on/off word of up to four letters ("on", "with", "sin", "mit"): often a preposition."""
-    return word.end - word.start == 1 and len(tokens[word.start].text) <= 4 and not tokens[word.start].hangul
-
-
-def _never(never: Hit, word: Hit, tokens: list[Token]) -> bool:
-    """"Never" before the on/off word in its short clause ("I never turned it off", "nunca lo desactivé",
-    `한번도 끈 적 없어요`), or, in Korean, right after it (`끈 적이 없어요`)."""
-    if tokens[never.start].hangul and never.start == word.end:
-        return True
-    return 0 < word.start - never.end + 1 <= _NEVER_REACH
 
 
 def _was(past: Hit, word: Hit, tokens: list[Token], nows: Sequence[Hit], switches: set[int]) -> bool:

@@ -204,6 +204,11 @@ def test_the_failing_step_is_the_one_next_to_the_failure(index: Index, lang: str
     ("ko", "gc 켜져 있어요. 누가 gc를 꺼보라던데 그건 아닌거 같고", True),
     ("en", "I don't know whether GC is on or off, OOM at step 3", None),
     ("de", "ob Gradient Checkpointing an ist, weiß ich nicht, OOM bei Step 2", None),
+    ("ko", "그래디언트 체크포인팅이 켜져있는지 꺼져있는지는 모르겠어요. 스텝 3에서 OOM", None),
+    ("ko", "프리뷰 만들때만 메모리 터져요. GC켜져있는지는 모르겠어요", None),
+    # a doubt about something else, after the state is told
+    ("pt", "Com o GC já ligado eu não sei mais o que fazer, ainda dá OOM", True),
+    ("es", "tiene gradient_checkpointing en false. No sé por qué lo dejó así", False),
     # ... but a turned-back-on told in a story stays on, and a past state gives way to the change after it
     ("pt", "voltei a ligar o checkpointing, tentei de novo sem mudar nada e ainda estoura", True),
     ("en", "GC was on, after disabling it the run OOMs at step 2", False),
