@@ -212,6 +212,11 @@ def test_the_failing_step_is_the_one_next_to_the_failure(index: Index, lang: str
     # ... but a turned-back-on told in a story stays on, and a past state gives way to the change after it
     ("pt", "voltei a ligar o checkpointing, tentei de novo sem mudar nada e ainda estoura", True),
     ("en", "GC was on, after disabling it the run OOMs at step 2", False),
+    # a change about to be made, or told by someone else, is no state
+    ("en", "GC on, about 3 s/it. I was about to flip gradient checkpointing off, what else makes it faster?", True),
+    ("es", "GC activado, 4 s/it. Estaba a punto de desactivar el gradient checkpointing, ¿qué más lo acelera?", True),
+    ("de", "GC an, 4 s/it. Ich wollte gerade Gradient Checkpointing ausschalten, was beschleunigt sonst?", True),
+    ("es", "Me dijeron que desactivar el checkpointing mejora el parecido. ¿Es cierto?", None),
 ])
 def test_gc_as_users_state_it(index: Index, lang: str, text: str, state: bool | None) -> None:
     assert understand(index.matcher, text, lang).stated.gradient_checkpointing is state
