@@ -19,7 +19,7 @@ from .gc_words import distance as _distance
 from .gc_words import negated as negated_by
 from .gc_words import short_word, unsure
 from .lexicon import Hit
-from .stated_numbers import changed_to, count_near, failing_step, number_near, ranges
+from .stated_numbers import changed_to, count_near, failing_step, number_near, ranges, set_to
 
 BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
@@ -272,6 +272,8 @@ def stated_context(
             batch = changed_to(tokens, spans, at, used)
             break
         batch = None
+    if batch is None and "batch" in spans:
+        batch = set_to(tokens, spans, spans["batch"], used)
     frames = None
     for hit in spans.get("frames", _NONE):
         frames = number_near(tokens, hit, *_FRAMES_NUMBER, used=used)

@@ -72,6 +72,22 @@ def ranges(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
     return frozenset(out)
 
 
+_SET_REACH = 8  # "the batch size that I set to 6": the verb's clause after the fact's word
+
+
+def set_to(tokens: list[Token], spans: dict[str, list[Hit]], facts: list[Hit], used: set[int]) -> int | None:
+    """A value given further on in the fact's clause by a join word: "the batch size, which I set to 6", "le batch
+    size que j'ai mis à 6", "el batch lo puse a 4" (1 to 512, a number not used by another fact)."""
+    joins = {h.start for h in spans.get("span_to", _NONE) if h.end == h.start + 1}
+    for fact in facts:
+        for j in range(fact.end, min(len(tokens) - 1, fact.end + _SET_REACH)):
+            n = tokens[j + 1].number
+            if j in joins and n is not None and 1 <= n <= 512 and j + 1 not in used and tokens[j].number is None:
+                used.add(j + 1)
+                return n
+    return None
+
+
 def changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int]) -> int | None:
     """The current value of a change told from the old one at `at`: "went from batch 4 to batch 2", "de 4 à 2",
     "von 4 auf 2", `4에서 2로` (the value after the join word, with the fact's word between them or not)."""

@@ -107,6 +107,8 @@ def test_a_checkpoint_as_a_saved_file_is_not_gc(index: Index, lang: str, text: s
     ("fr", "mon dataset a 300 samples et ça fait OOM au step 2"),
     ("de", "mein Datensatz hat 300 Samples und es gibt OOM bei Step 2"),
     ("ko", "컨트롤 이미지가 샘플당 2장씩 들어가요. 2스텝에서 OOM"),
+    ("en", "two control images per sample, OOM at step 2"),
+    ("es", "con 2 imágenes de control por muestra, en el paso 2 revienta: out of memory"),
 ])
 def test_a_sample_of_the_dataset_is_no_preview(index: Index, lang: str, text: str) -> None:
     u = understand(index.matcher, text, lang)
@@ -231,6 +233,8 @@ def test_gc_as_users_state_it(index: Index, lang: str, text: str, state: bool | 
     ("pt", "mudei o batch de 4 para 1 e ainda estoura", 1),
     ("fr", "je suis passé de batch 4 à 2, toujours OOM", 2),
     ("de", "Batch von 4 auf 2 reduziert, immer noch OOM", 2),
+    ("fr", "j'ai tout laissé par défaut sauf le batch size que j'ai mis à 6, ça crash au premier step", 6),
+    ("en", "the batch size, which I set to 6, crashes with OOM", 6),
 ])
 def test_the_batch_size_is_the_current_one(index: Index, lang: str, text: str, batch: int) -> None:
     assert understand(index.matcher, text, lang).stated.batch_size == batch
