@@ -53,7 +53,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "exhausted": "stated_numbers: the failing step is the one next to the failure",
     "error_word": "stated_numbers: the failing step is the one next to the failure",
     "memory": "stated_numbers: the failing step is the one next to the failure",
-    "oom": "matcher: the phase of a stated OOM",
+    "oom": "matcher: the phase of a stated OOM; outcome: memory evidence",
     "preview": "matcher: the phase of a stated OOM",
     "phase_caching": "matcher: the phase of a stated OOM",
     "phase_loading": "matcher: the phase of a stated OOM",

@@ -44,6 +44,31 @@ def test_memory_evidence_still_gives_the_oom(index: Index, lang: str, text: str,
     assert _symptom(understand(index.matcher, text, lang)) == symptom
 
 
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("en", "it crashes while generating the samples", "oom-during-sampling"),
+    ("es", "se cuelga y se cierra mientras genera las muestras", "oom-during-sampling"),
+    ("fr", "ça plante pendant la génération des samples", "oom-during-sampling"),
+    ("de", "es stürzt beim Generieren der Samples ab", "oom-during-sampling"),
+    ("en", "training dies at step 2 every time", "oom-early-steps"),
+    ("ko", "학습이 2스텝에서 죽어요", "oom-early-steps"),
+])
+def test_an_oom_inferred_without_memory_evidence_is_ambiguous(
+    client: TestClient, lang: str, text: str, symptom: str
+) -> None:
+    d = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
+    assert d["symptom"]["id"] == symptom
+    assert d["match"] == "ambiguous"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "it runs out of memory while generating the samples"),
+    ("fr", "ça plante en OOM pendant la génération des samples"),
+    ("ko", "학습이 2스텝에서 메모리 부족으로 죽어요"),
+])
+def test_an_oom_with_memory_evidence_can_be_confident(client: TestClient, lang: str, text: str) -> None:
+    assert client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()["match"] == "confident"
+
+
 # --- 2. host RAM in prose, inference-side OOMs -----------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
