@@ -314,3 +314,13 @@ def test_an_inference_programs_progress_bar_is_no_training_step(index: Index) ->
     bar = "Patching LoRAs:  43%|####      | 130/304 [00:06<00:08, 19.72it/s]"
     u = understand(index.matcher, f"{bar}\n{_OOM_LOG}", "en")
     assert u.log.gpu_oom and u.log.step is None
+
+
+@pytest.mark.parametrize(("lang", "text", "absent"), [
+    ("en", "using a LoRA uses a lot more VRAM at 81 frames", "batch"),  # English "a lot" is no Portuguese "lote"
+    ("en", "anything except turning GC off with batch 4?", "error_word"),  # "except" is no "exception"
+    ("fr", "j'ai un petit dataset et une petite carte", "crash"),  # "petit" is no "pète"
+    ("pt", "tamanho do lote 4 e memória de 24GB", "exhausted"),  # "lote" (batch) is no "lotando" (filling up)
+])
+def test_a_word_is_not_its_stems_neighbour(index: Index, lang: str, text: str, absent: str) -> None:
+    assert absent not in understand(index.matcher, text, lang).concepts
