@@ -324,3 +324,20 @@ def test_an_inference_programs_progress_bar_is_no_training_step(index: Index) ->
 ])
 def test_a_word_is_not_its_stems_neighbour(index: Index, lang: str, text: str, absent: str) -> None:
     assert absent not in understand(index.matcher, text, lang).concepts
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("en", "training is slow on my 3090, any tips? Thanks in advance", "slow-training"),  # "thanks" is no "tanks"
+    ("en", "a friend trained a lora for me but the outputs look nothing like me", "weak-samples"),
+    ("de", "das Training dauert die ganze Nacht, 12 Stunden", "slow-training"),  # "Nacht" is no "nicht"
+])
+def test_an_ordinary_word_is_no_typo_of_a_vocabulary_word(index: Index, lang: str, text: str, symptom: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == symptom
+
+
+@pytest.mark.parametrize(("lang", "word", "concept"), [
+    ("en", "thanks", "crash"), ("en", "share", "quality"), ("en", "mixed", "largest"), ("pt", "lenda", "speed"),
+    ("de", "gemacht", "phase_caching"), ("de", "nacht", "negation"), ("fr", "marque", "exhausted"),
+])
+def test_plain_words_are_left_as_written(index: Index, lang: str, word: str, concept: str) -> None:
+    assert concept not in understand(index.matcher, f"{word} lora", lang).concepts
