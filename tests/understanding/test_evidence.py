@@ -186,6 +186,11 @@ def test_slowness_told_as_a_rate_or_a_duration(index: Index, lang: str, text: st
     ("de", "keine Ähnlichkeit mit der Person"),
     ("ko", "로라 적용해도 아무 변화가 없어요"),
     ("ko", "학습 중 샘플은 좋은데 컴피UI에서는 다르게 나와요"),
+    ("en", "The trained LoRA doesn't seem to learn the style at all, outputs look like the base model"),
+    ("en", "LoRA outputs are garbled/noisy after 10 epochs"),
+    ("es", "la lora no aprende nada, los resultados salen igual que el modelo base"),
+    ("fr", "le lora n'a rien appris, les images sont bruitées"),
+    ("de", "das LoRA hat nichts gelernt, die Bilder sind verrauscht"),
 ])
 def test_weak_results_told_by_their_outcome(index: Index, lang: str, text: str) -> None:
     assert _symptom(understand(index.matcher, text, lang)) == "weak-samples"
@@ -337,7 +342,8 @@ def test_an_ordinary_word_is_no_typo_of_a_vocabulary_word(index: Index, lang: st
 
 @pytest.mark.parametrize(("lang", "word", "concept"), [
     ("en", "thanks", "crash"), ("en", "share", "quality"), ("en", "mixed", "largest"), ("pt", "lenda", "speed"),
-    ("de", "gemacht", "phase_caching"), ("de", "nacht", "negation"), ("fr", "marque", "exhausted"),
+    ("de", "gemacht", "phase_caching"), ("en", "high-noise", "weak"), ("de", "nacht", "negation"),
+    ("fr", "marque", "exhausted"),
 ])
 def test_plain_words_are_left_as_written(index: Index, lang: str, word: str, concept: str) -> None:
     assert concept not in understand(index.matcher, f"{word} lora", lang).concepts
