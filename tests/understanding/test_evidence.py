@@ -72,6 +72,18 @@ def test_an_oom_with_memory_evidence_can_be_confident(client: TestClient, lang: 
 # --- 2. host RAM in prose, inference-side OOMs -----------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my RAM usage goes to 100% while caching latents and the PC freezes, 32GB RAM, 4090"),
+    ("es", "se me llena la RAM del sistema al cargar el modelo y se cierra, tengo 24GB de VRAM"),
+    ("pt", "a RAM do sistema enche ao carregar o modelo e o processo morre, tenho 24GB de VRAM"),
+    ("fr", "la RAM est pleine au chargement du modèle et le processus est tué, j'ai 24 Go de VRAM"),
+    ("de", "der Arbeitsspeicher läuft voll beim Laden des Modells, die GPU hat 24GB VRAM"),
+    ("ko", "모델 로딩할 때 시스템 램이 꽉 차서 꺼져요 vram은 24GB예요"),
+])
+def test_host_ram_filling_up_is_outside(index: Index, lang: str, text: str) -> None:
+    assert not understand(index.matcher, text, lang).ranked
+
+
+@pytest.mark.parametrize(("lang", "text"), [
     ("en", "RTX 4090 24GB VRAM, 64GB RAM. Loading the model, the page file grows to 80 GB and the process is killed"),
     ("es", "RTX 3090 con 24GB de VRAM y 32GB de RAM: el archivo de paginación crece a 70 GB y se cierra el proceso"),
     ("pt", "placa de 16GB VRAM, 32GB de RAM, a memória virtual vai a 90 GB e o processo morre"),
