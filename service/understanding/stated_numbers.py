@@ -88,11 +88,18 @@ def set_to(tokens: list[Token], spans: dict[str, list[Hit]], facts: list[Hit], u
     return None
 
 
+# Korean marks "from" with a particle after the number (`4에서 2로`, `4부터`): a word the vocabulary cannot hold
+# (a known Hangul word re-segments every word that ends with it), so it is grammar here.
+_KOREAN_FROM = ("에서", "부터", "에서부터")
+
+
 def changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int]) -> int | None:
     """The current value of a change told from the old one at `at`: "went from batch 4 to batch 2", "de 4 à 2",
     "von 4 auf 2", `4에서 2로` (the value after the join word, with the fact's word between them or not)."""
     old = tokens[at].number
     joins = {h.start for h in spans.get("span_to", _NONE)}
+    if at + 1 < len(tokens) and tokens[at + 1].text in _KOREAN_FROM:
+        joins.add(at + 1)  # the particle of the old value, a token of its own after a number (`4에서 2로`)
     words = {i for h in spans.get("batch", _NONE) for i in range(h.start, h.end)}
     for j in range(at + 1, min(len(tokens), at + 3)):
         if j in joins:

@@ -275,6 +275,8 @@ def test_gc_as_users_state_it(index: Index, lang: str, text: str, state: bool | 
     ("pt", "mudei o batch de 4 para 1 e ainda estoura", 1),
     ("fr", "je suis passé de batch 4 à 2, toujours OOM", 2),
     ("de", "Batch von 4 auf 2 reduziert, immer noch OOM", 2),
+    ("ko", "배치를 4에서 2로 줄였는데도 OOM", 2),
+    ("ko", "배치 4에서 OOM 나요", 4),  # a particle of place, no change
     ("fr", "j'ai tout laissé par défaut sauf le batch size que j'ai mis à 6, ça crash au premier step", 6),
     ("en", "the batch size, which I set to 6, crashes with OOM", 6),
 ])
