@@ -26,6 +26,7 @@ from .understanding.caches import NO_CACHE, Caches
 from .understanding.extract import as_context_fields
 from .understanding.limits import DEFAULT_LIMITS, WorkLimits
 from .understanding.matcher import Scored, Understanding, outcome, understand
+from .understanding.outcome import without_evidence
 
 FALLBACK_MESSAGE = N_("The language {requested} is not available; this answer is in {served}.")
 
@@ -215,6 +216,8 @@ def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) ->
     second = candidates[1].score if len(candidates) > 1 else 0.0
     match, confidence = outcome(best, second, thresholds.confident, thresholds.minimum)
     chosen = candidates[0].id if candidates and match != "none" else None
+    if match == "confident" and chosen and without_evidence(u.concepts, u.log.gpu_oom, _groups(index, chosen)):
+        match, confidence = "ambiguous", min(confidence, round(thresholds.confident - 0.001, 3))
     topic: Scored | None = None
     topics = [s for s in u.ranked if s.kind in ("faq", "section")]
     if chosen is None and topics:
@@ -230,6 +233,11 @@ def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) ->
         if alt_conf >= thresholds.minimum / 2:
             alternatives.append(_symptom_ref(index, lang, alt, alt_conf))
     return Found(match, chosen, confidence, alternatives, topic)
+
+
+def _groups(index: Index, target: str) -> tuple[frozenset[str], ...]:
+    """The `require_any` groups of a target of the matcher."""
+    return next((t.groups for t in index.matcher.targets if t.id == target), ())
 
 
 def _without_plan(index: Index, lang: str, merged: Context, u: Understanding | None, topic: Scored | None,

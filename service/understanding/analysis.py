@@ -75,6 +75,9 @@ class Analyzer:
         self._langs_of = {w: tuple(ls) for w, ls in langs_of.items()}
         self.korean_words = frozenset(korean_words)
         self._korean_max = max((len(w) for w in self.korean_words), default=0)
+        # The particles of the Hangul language (its endings of one or two syllables, longest first): after a known
+        # word, one of them ends that word and the next word may start right after it (`메모리가|없다고`).
+        self._particles = tuple(e for e in self._hangul.endings if len(e) <= 2) if self._hangul is not None else ()
         # Stems of each language's known words: an unknown word with a known stem is an inflection
         # (`entrene` of `entrenar`), not a typo to correct into some other language's word.
         self._known_stems = {
@@ -149,13 +152,22 @@ class Analyzer:
 
     def split_korean(self, run: str) -> list[str]:
         """A Hangul run written without spaces (`두번째스텝에서메모리부족`) split before each known word of two or
-        more syllables, longest first; what follows a known word stays with it as its ending (`스텝에서`)."""
+        more syllables, longest first; what follows a known word stays with it as its ending (`스텝에서`). Right
+        after a known word, or after a known word and its particle (`메모리가없다고` -> `메모리가`, `없다고`), a
+        one-syllable known word may start too."""
         if len(run) < 4 or run in self.korean_words:
             return [run]
         pieces: list[str] = []
         i = 0
         after_word = False  # the previous piece is a known word: a one-syllable word may start here (다시|켰는데)
         while i < len(run):
+            if after_word and not any(run[i : i + k] in self.korean_words
+                                      for k in range(min(len(run) - i, self._korean_max), 1, -1)):
+                particle = next((e for e in self._particles if run.startswith(e, i) and i + len(e) < len(run)), None)
+                if particle is not None:
+                    pieces[-1] += particle  # the word's particle; the next word starts after it
+                    i += len(particle)
+                    continue
             for k in range(min(len(run) - i, self._korean_max), 0 if after_word else 1, -1):
                 if run[i : i + k] in self.korean_words:
                     pieces.append(run[i : i + k])

@@ -15,20 +15,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from .analysis import Token
+from .gc_words import distance as _distance
+from .gc_words import negated as negated_by
+from .gc_words import short_word, unsure
 from .lexicon import Hit
+from .stated_numbers import changed_to, count_near, failing_step, number_near, ranges, set_to
 
 BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
 _WINDOW = 3  # the widest gap of one short clause: "GC is now off", "gradient checkpointing was already on"
-_UNSURE_REACH = _WINDOW + 2  # "not sure if GC is on or off": the doubt covers the whole clause it opens
 _STATE_REACH = _WINDOW + 1  # an on/off word this close to a GC mention says its state
-_NEGATION_REACH = 2  # "not on", "not turned on": a negation one or two words before the on/off word
 _PROPOSAL_REACH = 5  # "thinking about maybe switching GC off": a proposal governs a short clause after it
 _PROPOSAL_BACK = 6  # in a question, what comes first is proposed: "GC off, is that a good idea?"
 _KOREAN_PROPOSAL_BACK = 2  # Korean puts the proposal after the verb: `꺼도 될까요`
-# Where the number of a fact is looked for: (tokens after the fact's word, tokens before it). "step 3", "3rd
-# step", "step number 3"; "batch size of 4" (a number before "batch" is rarely its size); "81 frames".
-_STEP_NUMBER = (3, 3)
+# Where the number of a fact is looked for: (tokens after the fact's word, tokens before it); the step's is in
+# `stated_numbers`. "batch size of 4" (a number before "batch" is rarely its size); "81 frames".
 _BATCH_NUMBER = (4, 1)
 _FRAMES_NUMBER = (3, 2)
 _BUCKET_REACH = 4  # a size this close to a bucket word is a bucket: "buckets 512, 768 and 1024"
@@ -59,49 +60,25 @@ def _by_concept(hits: list[Hit]) -> dict[str, list[Hit]]:
     return spans
 
 
-def _distance(a: Hit, b: Hit) -> int:
-    if a.end <= b.start:
-        return b.start - a.end + 1
-    if b.end <= a.start:
-        return a.start - b.end + 1
-    return 0
-
-
-def _number_near(
-    tokens: list[Token], hit: Hit, after: int, before: int, used: set[int], timed: frozenset[int] = frozenset()
-) -> int | None:
-    """A number token just after the hit (preferred) or just before it, not used by another fact and not
-    a duration (`9 seconds`)."""
-    positions: list[int] = [
-        *range(hit.end, min(len(tokens), hit.end + after)),
-        *range(hit.start - 1, max(-1, hit.start - 1 - before), -1),
-    ]
-    for j in positions:
-        if tokens[j].number is not None and j not in used and j not in timed:
-            used.add(j)
-            return tokens[j].number
-    return None
-
-
 def gc_state(
     spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int], on_or_off: bool
 ) -> bool | None:
-    """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it.
+    """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it (`gc_words.negated`).
 
-    Negation counts just before the on/off word, or just after it in Korean (`켜지 않았다`). `asked` holds the
-    positions of the tokens of the sentences that ask a question; `on_or_off` is `_on_or_off(spans)`, computed
-    once by the caller. A word that only names a change asked about, wished or planned ("should I turn it
-    off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state that was ("it was off, now
-    it's on"; "I had GC on, switched it off") gives way to one told after it.
+    `asked` holds the positions of the tokens of the sentences that ask a question; `on_or_off` is
+    `_on_or_off(spans)`, computed once by the caller. A word that only names a change asked about, wished or
+    planned ("should I turn it off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state
+    that was ("it was off, now it's on"; "I had GC on, switched it off") gives way to one told after it.
     """
     gcs = spans.get("gc")
     if not gcs:
         return None
-    if any(min(_distance(u, g) for g in gcs) <= _UNSURE_REACH for u in spans.get("unsure", _NONE)):
+    if unsure(spans, gcs, tokens):
         return None  # "not sure if GC is on or off"
     if on_or_off:
         return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
     negations = spans.get("negation", _NONE)
+    nevers = spans.get("never", _NONE)
     proposals = spans.get("considering", _NONE)
     asks = spans.get("asks", _NONE)
     pasts = spans.get("past", _NONE)
@@ -111,7 +88,8 @@ def gc_state(
         h.start for c in ("on", "off") for h in spans.get(c, _NONE) if not any(h.start <= g.start < h.end for g in gcs)
     }
     prepositions = {h.start for h in spans.get("avoid", _NONE)}  # "without", "sin": "ya sin GC" is "right away"
-    found: list[tuple[int, bool, int, int, bool]] = []  # (start, a past state, distance, prefer-off, state)
+    # (start, a past state, distance, prefer-off, state, a change named in the infinitive, a state told firmly)
+    found: list[_Found] = []
     for concept, state in (("off", False), ("on", True)):
         for word in spans.get(concept, _NONE):
             if any(word.start <= g.start and g.end <= word.end for g in gcs):
@@ -134,13 +112,28 @@ def gc_state(
                 continue  # far from GC, unless it goes on a story ("GC was off, now it's on")
             if dist > 2 and _preposition_before(word, gcs, tokens):
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
-            negated = any(
-                0 < word.start - n.end + 1 <= _NEGATION_REACH or (n.start == word.end and tokens[n.start].hangul)
-                for n in negations
-            )
+            negated = negated_by(word, negations, nevers, tokens)
             past = any(_was(p, word, tokens, nows, switches) for p in pasts)
-            found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state))
-    # A past state gives way to a state told after it ("it was off, now it's on"), not to one before it.
+            change = _names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
+            # A state told in so many words: no change named, no past, no preposition ("sin", "on character").
+            firm = not (change or past or word.start in prepositions or (dist > 1 and short_word(word, tokens)))
+            found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state,
+                          change, firm))
+    return _state_now(found)
+
+
+_Found = tuple[int, bool, int, int, bool, bool, bool]
+
+
+def _state_now(found: list[_Found]) -> bool | None:
+    """The state of the on/off words found (`gc_state`), the nearest GC first, an off word first on a tie.
+
+    A change named in the infinitive ("someone told me to disable GC", "de couper le GC", `꺼보라던데`) gives way
+    to a state the text tells firmly ("GC activé"); not to a past one (a story: "it was on, after disabling it
+    ..."), nor to a preposition ("volví a activar el checkpointing y nada, sigo sin memoria"). A past state gives
+    way to a state told after it ("it was off, now it's on"), not to one before it."""
+    if any(f[6] for f in found):
+        found = [f for f in found if not f[5]]
     now = [f for f in found if not (f[1] and any(g[0] > f[0] and not g[1] for g in found))]
     return min(now, key=lambda f: f[2:4])[4] if now else None
 
@@ -207,10 +200,11 @@ _KOREAN_CLAUSE_ENDS = ("는데", "은데", "인데", "니까", "지만", "고", 
 
 # Verb forms that name a change rather than a state, per language (grammar as code; the verbs themselves are
 # the vocabulary's): a gerund, an infinitive (`desactivar`, `désactiver`, `ausschalten`, not `ausgeschaltet`
-# or `angelassen`), a Korean nominal, conditional or purpose ending (`켜기`, `끄면`, `끄려고`, `꺼야`).
+# or `angelassen`), a Korean nominal, conditional, purpose or reported-command ending (`켜기`, `끄면`, `끄려고`,
+# `꺼야`, `꺼보라던데`).
 _CHANGE_LATIN = re.compile(r"^[a-z]{3,}(?:ing|ar|er|ir|re|ando|endo|iendo|indo|ant|arlo|arla|erlo|irlo)$")
 _CHANGE_GERMAN = re.compile(r"^(?!.{2,}ge)[a-z]{3,}(?<!iert)(?<!et)en$")
-_CHANGE_KOREAN = ("기", "면", "려고", "려면", "야")
+_CHANGE_KOREAN = ("기", "면", "려고", "려면", "야", "라던데", "라고", "라는", "래서")  # ... or told to (`꺼보라던데`)
 
 
 def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
@@ -256,34 +250,38 @@ def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
     return False
 
 
-def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset()) -> Stated:
-    """What the text states; `asked` holds the positions of the tokens of its questions (see `gc_state`)."""
+def stated_context(
+    tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False
+) -> Stated:
+    """What the text states; `asked` holds the positions of the tokens of its questions (see `gc_state`);
+    `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one."""
     spans = _by_concept(hits)
     on_or_off = _on_or_off(spans)
     used: set[int] = set()
     # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
     sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized
-    step = None
-    for hit in spans.get("step", _NONE):
-        step = _number_near(tokens, hit, *_STEP_NUMBER, used=used, timed=timed)
-        if step is not None:
-            break
+    step = failing_step(tokens, spans, used, timed | ranges(tokens, spans), failed, BUCKET_SIZES)
     batch = None
     positions = _batch_positions(tokens, spans) if "batch" in spans else frozenset()
     for hit in spans.get("batch", _NONE):
-        batch = _number_near(tokens, hit, *_BATCH_NUMBER, used=used, timed=positions)
+        before = set(used)
+        batch = number_near(tokens, hit, *_BATCH_NUMBER, used=used, timed=positions)
         if batch is not None and 1 <= batch <= 512:
+            (at,) = used - before
+            batch = changed_to(tokens, spans, at, used)
             break
         batch = None
+    if batch is None and "batch" in spans:
+        batch = set_to(tokens, spans, spans["batch"], used)
     frames = None
     for hit in spans.get("frames", _NONE):
-        frames = _number_near(tokens, hit, *_FRAMES_NUMBER, used=used)
+        frames = number_near(tokens, hit, *_FRAMES_NUMBER, used=used)
         if frames is not None:
             break
     controls = None
     for hit in spans.get("control", _NONE):
-        controls = _count_near(tokens, hit, used, limit=16)
+        controls = count_near(tokens, hit, used, limit=16)
         if controls is not None:
             break
     buckets = spans.get("bucket", _NONE)
@@ -345,17 +343,6 @@ def _batch_positions(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozen
         ):
             out.add(i)
     return frozenset(out)
-
-
-def _count_near(tokens: list[Token], hit: Hit, used: set[int], limit: int) -> int | None:
-    """A small count just before the hit ("2 control images", preferred) or just after it (`컨트롤 이미지 2장`,
-    "control images: 2"); a larger number there is something else (a resolution)."""
-    for j in (*range(hit.start - 1, max(-1, hit.start - 3), -1), *range(hit.end, min(len(tokens), hit.end + 3))):
-        n: int | None = tokens[j].number
-        if n is not None and j not in used and n <= limit:
-            used.add(j)
-            return n
-    return None
 
 
 def _resolutions(sizes: list[int], spans: dict[str, list[Hit]], after_bucket: bool) -> tuple[int, ...] | None:

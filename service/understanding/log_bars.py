@@ -75,6 +75,7 @@ _BAR_OTHER: Final = frozenset(
         "filter",
         "generating",
         "validating",
+        "patching",  # an inference program applying LoRAs to a model (Forge: "Patching LoRAs")
     }
 )
 

@@ -27,7 +27,7 @@ from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
 from .outcome import outcome
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
-from .prose import Parts, counter_step, flag_spelling, flag_state, pasted_arch, prose_of, split_text
+from .prose import Parts, counter_step, flag_spelling, flag_state, pasted_arch, prose_of, setting_number, split_text
 from .rank import Scored, Target, rank, similarity
 
 __all__ = [
@@ -66,6 +66,7 @@ class Matcher:
     outside_subjects: frozenset[str]  # the concepts of every `any` above
     avoided: tuple[Avoided, ...]
     gc_flags: frozenset[str]  # GC's names as a command-line flag would spell them (`gradient_checkpointing`)
+    batch_flags: frozenset[str]  # the batch size's names written as a setting (`batch_size`, `train_batch_size`)
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
     weights_by_name: dict[str, tuple[tuple[int, float], ...]]
@@ -126,6 +127,7 @@ def build_matcher(content: Content) -> Matcher:
         avoided=content.intents.avoided,
         gc_flags=frozenset(flag_spelling(p) for t in texts.values() for p in t.vocabulary.concepts.get("gc", ())
                            if len(flag_spelling(p).split("_")) > 1),
+        batch_flags=frozenset(p for t in texts.values() for p in t.vocabulary.concepts.get("batch", ()) if "_" in p),
         postings=postings,
         default_idf=default_idf,
         weights_by_name={k: tuple(v) for k, v in by_name.items()},
@@ -217,19 +219,21 @@ def _stated(
     # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
     concepts = {h.concept for h in hits}
     asked = asked_tokens(matcher.analyzer, prose, lang, len(tokens), caches) if "gc" in concepts else frozenset()
-    stated = stated_context(tokens, hits, parts.log_like, asked)
+    stated = stated_context(tokens, hits, parts.log_like, asked, failed=parts.log_like)
     if parts.lead is not None and "\n" in text.strip():
         # In a log, "step" appears in messages ("OOM during training step 3 times"): trust the progress
         # bars, else what the user's own first line says.
         step = log.step
         if step is None:
             _, lead_tokens = matcher.analyzer.tokens(parts.lead, lang, c=caches)
-            step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang, caches), False).step
+            step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang, caches), False, failed=True).step
         stated = replace(stated, step=step)
     if stated.step is None:
         stated = replace(stated, step=counter_step(prose, matcher.counter))
     if stated.gradient_checkpointing is None:
         stated = replace(stated, gradient_checkpointing=flag_state(text, matcher.gc_flags))
+    if stated.batch_size is None:
+        stated = replace(stated, batch_size=setting_number(text, matcher.batch_flags))
     return stated
 
 

@@ -4,6 +4,8 @@
 'desactive etape grosse'
 >>> split_tokens("oom at 1024x768, gradient_checkpointing: true 스텝에서")
 ['oom', 'at', '1024', '768', 'gradient_checkpointing', 'true', '스텝에서']
+>>> split_tokens("it's at 2 it/s")
+['it', 'at', '2', 'it', 's']
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
 _DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
 # A number glued to a unit of time or rate ("295s/it", "2it/sec", "2hours"): the number and its unit.
 _RATE = re.compile(r"^(\d+(?:\.\d+)?)(s|sec|secs|it|its|h|hr|hrs|hour|hours|min|mins|minutes|seconds)$")
+# An English "'s" (it's, what's, the LoRA's): no word of its own, so "it's" is never the rate "it/s".
+_APOSTROPHE_S = re.compile(r"(?<=[a-z])['\u2019]s\b")
 # Combining diacritical marks (the blocks Latin, Greek and Cyrillic accents decompose into).
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
@@ -41,6 +45,8 @@ def is_hangul(token: str) -> bool:
 def split_tokens(normalized: str) -> list[str]:
     """Tokens of normalized text: Latin words/numbers/config keys and Hangul runs, dimensions split."""
     out: list[str] = []
+    if "s" in normalized and ("'" in normalized or "\u2019" in normalized):
+        normalized = _APOSTROPHE_S.sub("", normalized)
     for tok in _TOKEN.findall(normalized):
         dim = _DIMENSION.match(tok) if "x" in tok else None
         rate = _RATE.match(tok) if not dim and tok[:1].isdigit() else None

@@ -124,3 +124,30 @@ def flag_state(text: str, names: frozenset[str]) -> bool | None:
             continue  # `--flag value` with a value that is no boolean
         state = True if m.group(3) is None else _FLAG_VALUES[m.group(3).lower()]
     return state
+
+
+# A setting given a number on a command line or in a dotted override: `--per_device_train_batch_size 1`,
+# `--train_batch_size=2`, `train_dataloader.batch_size=1`.
+_SETTING = re.compile(r"(?<![\w.-])(?:--)?([a-z][\w.-]*)[ \t]*(?:=|[ \t])[ \t]*\"?(\d{1,4})\"?(?![\w.])", re.IGNORECASE)
+_NOT_TRAINING = ("eval", "valid", "val_", "test", "infer", "sample", "predict")  # another loop's setting
+
+
+def setting_number(text: str, names: frozenset[str]) -> int | None:
+    """The number a pasted command line or override gives a training setting whose name ends with one of
+    `names` (its flag spellings, `batch_size`); an evaluation or sampling loop's (`--per_device_eval_batch_size`)
+    is not the training's.
+
+    >>> names = frozenset({"batch_size"})
+    >>> setting_number("train.py --per_device_train_batch_size 1 --per_device_eval_batch_size 8", names)
+    1
+    >>> setting_number("train_dataloader.batch_size=2", names), setting_number("batch 4", names)
+    (2, None)
+    """
+    if "_" not in text:
+        return None
+    for m in _SETTING.finditer(text):
+        name = m.group(1).lower().replace("-", "_")
+        if "_" in name and name.endswith(tuple(names)) and not any(w in name for w in _NOT_TRAINING):
+            return int(m.group(2))
+    return None
+

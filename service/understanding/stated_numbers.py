@@ -1,0 +1,126 @@
+"""The numbers a text states for a fact (engine layer): the number next to the fact's word, the failing step among
+several, a range of steps, the new value of a change ("batch 4 to 2"). Used by `extract.stated_context`."""
+
+from __future__ import annotations
+
+from .analysis import Token
+from .lexicon import Hit
+
+_NONE: tuple[Hit, ...] = ()
+_STEP_NUMBER = (3, 3)  # where a step's number is looked for: tokens after "step", tokens before ("step 3", "3rd step")
+
+
+def number_near(
+    tokens: list[Token], hit: Hit, after: int, before: int, used: set[int], timed: frozenset[int] = frozenset()
+) -> int | None:
+    """A number token just after the hit (preferred) or just before it, not used by another fact and not
+    a duration (`9 seconds`)."""
+    positions: list[int] = [
+        *range(hit.end, min(len(tokens), hit.end + after)),
+        *range(hit.start - 1, max(-1, hit.start - 1 - before), -1),
+    ]
+    for j in positions:
+        if tokens[j].number is not None and j not in used and j not in timed:
+            used.add(j)
+            return tokens[j].number
+    return None
+
+
+# What tells the failure itself (or the memory that failed: "der VRAM läuft bei Step 3 über"): the step next to
+# one of these is the failing step.
+_FAILURES = ("oom", "crash", "exhausted", "error_word", "memory")
+_STEP_FAILURE_REACH = 8  # "it dies at step 3", "OOM'd right on step 3 every time": the same clause
+
+
+def failing_step(
+    tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], timed: frozenset[int], failed: bool,
+    sizes: frozenset[int],
+) -> int | None:
+    """The step the failure is told at: of the step numbers the text states, the one nearest a failure word
+    ("steps 1 and 2 run, it dies at step 3" is step 3), the first one when nothing failed near any; none when
+    the text tells no failure at all ("4000 steps, about 3 hours" is a run's length), unless `failed`. A bucket
+    size (`sizes`) before the step word is no step ("Sample en 1024, trente steps")."""
+    failures = [h for c in _FAILURES for h in spans.get(c, _NONE)]
+    if not failures and not failed:
+        return None
+    found: list[tuple[int, int, int]] = []  # (distance to a failure word, order, position)
+    for order, hit in enumerate(spans.get("step", _NONE)):
+        probe: set[int] = set(used)
+        n = number_near(tokens, hit, *_STEP_NUMBER, used=probe, timed=timed)
+        if n is None:
+            continue
+        (j,) = probe - used
+        if j < hit.start and tokens[j].number in sizes:
+            continue  # "Sample en 1024, trente steps": a size before the step word, no step of it
+        near = min((abs(j - f.start) if j < f.start else max(0, j - f.end + 1) for f in failures), default=0)
+        found.append((near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1, order, j))
+    if not found:
+        return None
+    _, _, j = min(found)
+    used.add(j)
+    return tokens[j].number
+
+
+def ranges(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
+    """Numbers joined by a range word ("works for 100 to 1000 steps", "de 100 à 1000 pas"): a span of the run,
+    no step of it."""
+    joins = {h.start for h in spans.get("span_to", _NONE) if h.end == h.start + 1}
+    out: set[int] = set()
+    for i in range(len(tokens) - 2):
+        if tokens[i].number is not None and i + 1 in joins and tokens[i + 2].number is not None:
+            out.update((i, i + 2))
+    return frozenset(out)
+
+
+_SET_REACH = 8  # "the batch size that I set to 6": the verb's clause after the fact's word
+
+
+def set_to(tokens: list[Token], spans: dict[str, list[Hit]], facts: list[Hit], used: set[int]) -> int | None:
+    """A value given further on in the fact's clause by a join word: "the batch size, which I set to 6", "le batch
+    size que j'ai mis à 6", "el batch lo puse a 4" (1 to 512, a number not used by another fact)."""
+    joins = {h.start for h in spans.get("span_to", _NONE) if h.end == h.start + 1}
+    for fact in facts:
+        for j in range(fact.end, min(len(tokens) - 1, fact.end + _SET_REACH)):
+            n = tokens[j + 1].number
+            if j in joins and n is not None and 1 <= n <= 512 and j + 1 not in used and tokens[j].number is None:
+                used.add(j + 1)
+                return n
+    return None
+
+
+# Korean marks "from" with a particle after the number (`4에서 2로`, `4부터`): a word the vocabulary cannot hold
+# (a known Hangul word re-segments every word that ends with it), so it is grammar here.
+_KOREAN_FROM = ("에서", "부터", "에서부터")
+
+
+def changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int]) -> int | None:
+    """The current value of a change told from the old one at `at`: "went from batch 4 to batch 2", "de 4 à 2",
+    "von 4 auf 2", `4에서 2로` (the value after the join word, with the fact's word between them or not)."""
+    old = tokens[at].number
+    joins = {h.start for h in spans.get("span_to", _NONE)}
+    if at + 1 < len(tokens) and tokens[at + 1].text in _KOREAN_FROM:
+        joins.add(at + 1)  # the particle of the old value, a token of its own after a number (`4에서 2로`)
+    words = {i for h in spans.get("batch", _NONE) for i in range(h.start, h.end)}
+    for j in range(at + 1, min(len(tokens), at + 3)):
+        if j in joins:
+            for k in range(j + 1, min(len(tokens), j + 4)):
+                n = tokens[k].number
+                if n is not None and 1 <= n <= 512:
+                    used.add(k)
+                    return n
+                if k not in words:
+                    break
+        elif j not in words:
+            break
+    return old
+
+
+def count_near(tokens: list[Token], hit: Hit, used: set[int], limit: int) -> int | None:
+    """A small count just before the hit ("2 control images", preferred) or just after it (`컨트롤 이미지 2장`,
+    "control images: 2"); a larger number there is something else (a resolution)."""
+    for j in (*range(hit.start - 1, max(-1, hit.start - 3), -1), *range(hit.end, min(len(tokens), hit.end + 3))):
+        n: int | None = tokens[j].number
+        if n is not None and j not in used and n <= limit:
+            used.add(j)
+            return n
+    return None
