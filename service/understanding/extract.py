@@ -16,6 +16,7 @@ from typing import Any
 
 from .analysis import Token
 from .lexicon import Hit
+from .preview_steps import preview_step_counts
 
 BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
@@ -32,6 +33,7 @@ _STEP_NUMBER = (3, 3)
 _BATCH_NUMBER = (4, 1)
 _FRAMES_NUMBER = (3, 2)
 _BUCKET_REACH = 4  # a size this close to a bucket word is a bucket: "buckets 512, 768 and 1024"
+_NUMBERED = ("step", "batch", "frames", "bucket", "control")  # a number right after one is that fact's: "bs 4"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,14 +70,18 @@ def _distance(a: Hit, b: Hit) -> int:
 
 
 def _number_near(
-    tokens: list[Token], hit: Hit, after: int, before: int, used: set[int], timed: frozenset[int] = frozenset()
+    tokens: list[Token], hit: Hit, after: int, before: int, used: set[int], timed: frozenset[int] = frozenset(),
+    bound: frozenset[int] | None = None,
 ) -> int | None:
-    """A number token just after the hit (preferred) or just before it, not used by another fact and not
-    a duration (`9 seconds`)."""
+    """A number token just after the hit (preferred) or just before it, not used by another fact and not a duration
+    (`9 seconds`). With `bound` (the positions right after another fact's word), a number right before the hit and
+    not another fact's comes first: a count before its noun ("81 frames at 512", `3스텝`; "bs 4 스텝 3")."""
     positions: list[int] = [
         *range(hit.end, min(len(tokens), hit.end + after)),
         *range(hit.start - 1, max(-1, hit.start - 1 - before), -1),
     ]
+    if bound is not None and hit.start > 0 and hit.start - 1 not in bound:
+        positions.insert(0, hit.start - 1)
     for j in positions:
         if tokens[j].number is not None and j not in used and j not in timed:
             used.add(j)
@@ -264,11 +270,8 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: 
     # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
     sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized
-    step = None
-    for hit in spans.get("step", _NONE):
-        step = _number_near(tokens, hit, *_STEP_NUMBER, used=used, timed=timed)
-        if step is not None:
-            break
+    bound = frozenset(h.end for c in _NUMBERED for h in spans.get(c, _NONE))  # right after a fact's own word
+    step = _failing_step(tokens, spans, used, timed, bound)
     batch = None
     positions = _batch_positions(tokens, spans) if "batch" in spans else frozenset()
     for hit in spans.get("batch", _NONE):
@@ -278,7 +281,8 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: 
         batch = None
     frames = None
     for hit in spans.get("frames", _NONE):
-        frames = _number_near(tokens, hit, *_FRAMES_NUMBER, used=used)
+        key = "_" in tokens[hit.start].text  # a config key or flag (`--num_frames 93`) has its value after it
+        frames = _number_near(tokens, hit, *_FRAMES_NUMBER, used=used, bound=None if key else bound)
         if frames is not None:
             break
     controls = None
@@ -312,6 +316,22 @@ def stated_context(tokens: list[Token], hits: list[Hit], log_like: bool, asked: 
         control_images=controls,
         on_or_off=on_or_off,
     )
+
+
+def _failing_step(
+    tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], timed: frozenset[int], bound: frozenset[int]
+) -> int | None:
+    """The number of the first step word that has one; a preview's own step count is none ("sample_steps 30",
+    "30 pasos de muestreo"), and in Korean the count comes before the counter word (`3스텝`)."""
+    previewed, preview_steps = preview_step_counts(tokens, spans)
+    for hit in spans.get("step", _NONE):
+        if hit.start in preview_steps:
+            continue
+        korean = tokens[hit.start].hangul
+        step = _number_near(tokens, hit, *_STEP_NUMBER, used, timed | previewed, bound if korean else None)
+        if step is not None:
+            return step
+    return None
 
 
 _PIXELS = re.compile(r"^(\d{3,4})px$")

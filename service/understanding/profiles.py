@@ -77,7 +77,9 @@ def compile_profiles(content: Content) -> tuple[Profile, ...]:
             restore=tuple(p.restore_endings.items()),
             numbers={normalize(k): v for k, v in p.numbers.items()},
             separable={
-                normalize(particle): {normalize(form): normalize(joined) for joined, forms in verbs.items() for form in forms}
+                normalize(particle): {
+                    normalize(form): normalize(joined) for joined, forms in verbs.items() for form in forms
+                }
                 for particle, verbs in p.separable.items()
             },
             clause_words=frozenset(normalize(w) for w in p.clause_words),
