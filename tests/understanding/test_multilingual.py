@@ -96,8 +96,21 @@ def test_installing_the_tools_is_not_the_guides(client: TestClient, index: Index
     assert client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()["match"] == "none"
 
 
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "how do I set up ai toolkit on runpod?"),
+    ("es", "¿cómo actualizo ai toolkit a la última versión?"),
+    ("pt", "como configuro o ai toolkit no runpod?"),
+    ("fr", "comment mettre à jour ai toolkit ?"),
+    ("de", "wie richte ich ai toolkit auf runpod ein?"),
+    ("ko", "런팟에서 ai toolkit 세팅 어떻게 해요?"),
+])
+def test_setting_up_or_updating_the_tools_is_not_the_guides(client: TestClient, lang: str, text: str) -> None:
+    assert client.get("/v1/search", params={"q": text, "lang": lang}).json()["match"] == "none"
+
+
 @pytest.mark.parametrize(("lang", "text", "target"), [
     ("en", "installed ai toolkit, where do I change gradient checkpointing?", "where-to-change"),
+    ("fr", "ai toolkit sous windows, comment activer le gradient checkpointing ?", "where-to-change"),
     ("es", "ya instalé ai toolkit, ¿dónde cambio el gradient checkpointing?", "where-to-change"),
     ("de", "AI Toolkit installiert, wo stelle ich Gradient Checkpointing um?", "where-to-change"),
     ("ko", "ai toolkit 설치했는데 gradient checkpointing 어디서 바꿔요?", "where-to-change"),
@@ -109,6 +122,18 @@ def test_the_guides_own_subjects_beside_an_install_are_answered(
 ) -> None:
     ranked = understand(index.matcher, text, lang).ranked
     assert ranked and ranked[0].id == target
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "runs fine for a while and then OOM, I think when the 1536 bucket comes up"),
+    ("es", "va bien un buen rato y luego OOM, creo que cuando le toca el bucket de 1536"),
+    ("pt", "roda de boa por um tempão e aí dá OOM, acho que no bucket de 1536"),
+    ("fr", "ça tourne bien un bon moment puis OOM, je crois quand il tombe sur le bucket 1536"),
+    ("de", "läuft eine ganze Weile gut und dann OOM, ich glaub wenn der 1536er Bucket kommt"),
+    ("ko", "한참 잘 돌다가 oom 나요, 1536 버킷 걸릴 때 같아요"),
+])
+def test_fine_for_a_while_then_oom_is_a_bucket_spike(index: Index, lang: str, text: str) -> None:
+    assert _top_symptom(index, text, lang) == "oom-bucket-spike"
 
 
 # --- 3. numbers bound to their own word ------------------------------------------------------------------------
