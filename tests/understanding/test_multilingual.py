@@ -55,6 +55,7 @@ def test_a_language_without_separable_verbs_keeps_its_tokens(index: Index) -> No
     ("pt", "deixei o GC desligado e estourou a memória no passo 2", "oom-early-steps", False),
     ("fr", "GC désac, OOM au step 2", "oom-early-steps", False),
     ("fr", "GC activé et toujours OOM pendant l'entraînement", "oom-persists-with-gc", True),
+    ("de", "ich schalte GC aus und dann kackt das Training bei Schritt 3 ab", "oom-early-steps", False),
     ("ko", "gc 꺼놓음, 2스텝에서 oom", "oom-early-steps", False),
     ("ko", "gc 켜놓음 그래도 학습 중에 oom 나요", "oom-persists-with-gc", True),
 ])
@@ -64,6 +65,10 @@ def test_on_off_and_running_out_as_forums_write_them(
     u = understand(index.matcher, text, lang)
     assert _top_symptom(index, text, lang) == symptom
     assert u.stated.gradient_checkpointing is gc
+
+
+def test_a_switching_verb_asked_about_states_nothing(index: Index) -> None:
+    assert understand(index.matcher, "schalte ich GC besser aus?", "de").stated.gradient_checkpointing is None
 
 
 @pytest.mark.parametrize("text", [
