@@ -330,6 +330,7 @@ class Vocabulary(Frozen):
 
 
 Affix = Annotated[str, StringConstraints(min_length=1, max_length=16)]
+ProfileWord = Annotated[str, StringConstraints(pattern=r"^[^\s\d]{1,32}$")]
 
 
 class LanguageProfile(Frozen):
@@ -343,7 +344,10 @@ class LanguageProfile(Frozen):
     - `restore_endings`: an accent-folded ending -> the written ending the stemmer reads, tried in order;
     - `ordinal_suffixes`: what follows a digit in an ordinal (`2nd`, `2º`, `2e`, `2te`);
     - `counter_words`: what joins a step and a total in a progress counter (`2 of 3000`, `2 sur 3000`);
-    - `numbers`: number and ordinal words (`two`, `second`, `두 번째`) and their value.
+    - `numbers`: number and ordinal words (`two`, `second`, `두 번째`) and their value;
+    - `separable`: a verb whose particle ends its clause ("geht mir der VRAM aus"): particle -> the joined verb
+      -> its finite forms; the particle is read as the joined verb (`ausgehen`, run out), not on its own (`aus`,
+      off), when one of the forms comes before it in the clause. `clause_words` start a clause (`und`, `weil`).
     """
 
     stemmer: Key | None
@@ -354,6 +358,8 @@ class LanguageProfile(Frozen):
     ordinal_suffixes: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,8}$")], ...] = ()
     counter_words: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,16}$")], ...] = ()
     numbers: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=1000)]]
+    separable: dict[ProfileWord, dict[ProfileWord, tuple[ProfileWord, ...]]] = {}
+    clause_words: tuple[ProfileWord, ...] = ()
 
 
 class LanguageText(Frozen):

@@ -23,7 +23,52 @@ from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import fold, is_hangul, normalize, split_tokens
 from .profiles import Profile
 
-__all__ = ["Analyzer", "Token", "fold", "is_hangul", "normalize", "split_tokens"]
+__all__ = ["Analyzer", "Token", "fold", "is_hangul", "join_particles", "normalize", "split_tokens"]
+
+# Where a clause ends: a punctuation mark, a full stop before a space or the text's end (not the dot of `wan2.1`),
+# a dash between spaces, a line end.
+_CLAUSE_END = re.compile(r"[,;:!?()\n\u2026]|\.(?=\s|$)|\s[-\u2013\u2014]\s")
+
+
+def join_particles(normalized: str, raws: list[str], profile: Profile) -> list[str]:
+    """The tokens of a normalized text with each separable verb's particle that ends its clause read as the
+    joined verb, when a form of that verb comes before it in the clause (the profile's `separable`): "geht mir der
+    VRAM aus" is `ausgehen` (run out), not "aus" (off); "GC aus" stays "aus". `raws` is `split_tokens(normalized)`;
+    the answer has as many tokens.
+
+    >>> from .profiles import Profile
+    >>> de = Profile("de", None, False, False, (), (), {}, {"aus": {"geht": "ausgehen"}}, frozenset({"und"}))
+    >>> text = "gc aus, und dann geht mir der vram aus"
+    >>> join_particles(text, split_tokens(text), de)[-1], join_particles(text, split_tokens(text), de)[1]
+    ('ausgehen', 'aus')
+    """
+    if profile.separable.keys().isdisjoint(raws):
+        return raws
+    out: list[str] = []
+    for chunk in _CLAUSE_END.split(normalized):
+        words = split_tokens(chunk)
+        start = 0
+        for i, word in enumerate(words):
+            if word in profile.clause_words:
+                _join_clause(words, start, i, profile)
+                start = i
+        _join_clause(words, start, len(words), profile)
+        out.extend(words)
+    return out if len(out) == len(raws) else raws
+
+
+def _join_clause(words: list[str], start: int, end: int, profile: Profile) -> None:
+    """In `words[start:end]`, one clause: its last word, a particle, becomes the verb it belongs to."""
+    if end - start < 2:
+        return
+    forms = profile.separable.get(words[end - 1])
+    if forms is None:
+        return
+    for j in range(end - 2, start - 1, -1):
+        joined = forms.get(words[j])
+        if joined is not None:
+            words[end - 1] = joined
+            return
 
 @dataclass(frozen=True, slots=True)
 class Token:
@@ -228,12 +273,16 @@ class Analyzer:
         """
         if fix_typos:  # a query: its first `tokens` words are within its first `tokens x 64` characters
             text = text[: limits.tokens * 64]
-        raws = split_tokens(normalize(text))
+        normalized = normalize(text)
+        raws = split_tokens(normalized)
         if not fix_typos:  # the knowledge's own phrases, at start-up
             lang = self.detect_language(raws, hint)
             return lang, [self._cached_token(word, lang, c) for word in raws]
         # The language comes from the words as written (its first words): corrections are made towards it.
         lang = self.detect_language((split_tokens(normalize(lead)) if lead else raws)[: 4 * limits.tokens], hint)
+        profile = self.profiles.get(lang or "")
+        if profile is not None and profile.separable:
+            raws = join_particles(normalized, raws, profile)
         # Work caps of a query (limits.py): its first `tokens` words; a word too long to be a vocabulary word is
         # kept as written; the first `corrections` words that could be typos are corrected, later ones are not.
         raws = raws[: limits.tokens]

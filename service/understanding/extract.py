@@ -19,6 +19,7 @@ from .gc_words import distance as _distance
 from .gc_words import negated as negated_by
 from .gc_words import short_word, unsure
 from .lexicon import Hit
+from .preview_steps import preview_step_counts
 from .stated_numbers import changed_to, count_near, failing_step, number_near, ranges, set_to
 
 BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
@@ -33,6 +34,7 @@ _KOREAN_PROPOSAL_BACK = 2  # Korean puts the proposal after the verb: `꺼도 �
 _BATCH_NUMBER = (4, 1)
 _FRAMES_NUMBER = (3, 2)
 _BUCKET_REACH = 4  # a size this close to a bucket word is a bucket: "buckets 512, 768 and 1024"
+_NUMBERED = ("step", "batch", "frames", "bucket", "control")  # a number right after one is that fact's: "bs 4"
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,22 +263,15 @@ def stated_context(
     # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
     sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized
-    step = failing_step(tokens, spans, used, timed | ranges(tokens, spans), failed, BUCKET_SIZES)
-    batch = None
-    positions = _batch_positions(tokens, spans) if "batch" in spans else frozenset()
-    for hit in spans.get("batch", _NONE):
-        before = set(used)
-        batch = number_near(tokens, hit, *_BATCH_NUMBER, used=used, timed=positions)
-        if batch is not None and 1 <= batch <= 512:
-            (at,) = used - before
-            batch = changed_to(tokens, spans, at, used)
-            break
-        batch = None
-    if batch is None and "batch" in spans:
-        batch = set_to(tokens, spans, spans["batch"], used)
+    bound = frozenset(h.end for c in _NUMBERED for h in spans.get(c, _NONE))  # right after a fact's own word
+    previewed, preview_words = preview_step_counts(tokens, spans)
+    step = failing_step(tokens, spans, used, timed | previewed | ranges(tokens, spans), failed, BUCKET_SIZES,
+                        skip=preview_words, bound=bound)
+    batch = _batch_size(tokens, spans, used)
     frames = None
     for hit in spans.get("frames", _NONE):
-        frames = number_near(tokens, hit, *_FRAMES_NUMBER, used=used)
+        key = "_" in tokens[hit.start].text  # a config key or flag (`--num_frames 93`) has its value after it
+        frames = number_near(tokens, hit, *_FRAMES_NUMBER, used=used, bound=None if key else bound)
         if frames is not None:
             break
     controls = None
@@ -284,10 +279,41 @@ def stated_context(
         controls = count_near(tokens, hit, used, limit=16)
         if controls is not None:
             break
+    sizes, after_bucket = _sizes(tokens, spans, used, log_like)
+    return Stated(
+        step=step if step is not None and step <= 10_000_000 else None,
+        largest_named=max(sizes) if sizes else None,
+        gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off),
+        batch_size=batch,
+        resolutions=_resolutions(sizes, spans, after_bucket),
+        num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
+        control_images=controls,
+        on_or_off=on_or_off,
+    )
+
+
+def _batch_size(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int]) -> int | None:
+    """The batch size next to a batch word (1 to 512, not a batch's position), its new value when a change is told
+    ("batch 4 to 2"), else a value set further on in its clause."""
+    if "batch" not in spans:
+        return None
+    positions = _batch_positions(tokens, spans)
+    for hit in spans["batch"]:
+        before = set(used)
+        batch = number_near(tokens, hit, *_BATCH_NUMBER, used=used, timed=positions)
+        if batch is not None and 1 <= batch <= 512:
+            (at,) = used - before
+            return changed_to(tokens, spans, at, used)
+    return set_to(tokens, spans, spans["batch"], used)
+
+
+def _sizes(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], log_like: bool) -> tuple[list[int], bool]:
+    """The training sizes the text names, and whether one is named as the resolution ("bucket 1536", "Auflösung
+    1024", "1024px", `1024 버킷`)."""
     buckets = spans.get("bucket", _NONE)
     previews = spans.get("preview", _NONE)  # "the 1024px previews": a sample size, not the training size
     sizes: list[int] = []
-    after_bucket = False  # a size named as the resolution ("bucket 1536", "Auflösung 1024", "1024px", `1024 버킷`)
+    after_bucket = False
     for i, tok in enumerate(tokens):
         n = tok.number if tok.number is not None or not tok.text.endswith("px") else _pixels(tok.text)
         if n is None or i in used or not (256 <= n <= 4096 and n % 64 == 0):
@@ -300,16 +326,7 @@ def stated_context(
                 or any(b.end <= i <= b.end + 1 or (tokens[b.start].hangul and b.start == i + 1) for b in buckets)
             )
             after_bucket = after_bucket or (named and not any(abs(i - p.start) <= 2 for p in previews))
-    return Stated(
-        step=step if step is not None and step <= 10_000_000 else None,
-        largest_named=max(sizes) if sizes else None,
-        gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off),
-        batch_size=batch,
-        resolutions=_resolutions(sizes, spans, after_bucket),
-        num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
-        control_images=controls,
-        on_or_off=on_or_off,
-    )
+    return sizes, after_bucket
 
 
 _PIXELS = re.compile(r"^(\d{3,4})px$")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import Stemmer
 
@@ -30,6 +30,9 @@ class Profile:
     endings: tuple[str, ...]  # longest first
     restore: tuple[tuple[str, str], ...]  # accent-folded ending -> the ending the stemmer reads
     numbers: Mapping[str, int]  # normalized number word -> value
+    # A separable verb's particle -> {a finite form of the verb -> the joined verb}: "geht ... aus" is `ausgehen`.
+    separable: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    clause_words: frozenset[str] = frozenset()  # words that start a clause ("und", "weil")
 
     def stem(self, word: str) -> str:
         """Snowball stem of an already normalized word; a language with no stemmer keeps the word."""
@@ -73,6 +76,13 @@ def compile_profiles(content: Content) -> tuple[Profile, ...]:
             endings=tuple(sorted(p.endings, key=len, reverse=True)),
             restore=tuple(p.restore_endings.items()),
             numbers={normalize(k): v for k, v in p.numbers.items()},
+            separable={
+                normalize(particle): {
+                    normalize(form): normalize(joined) for joined, forms in verbs.items() for form in forms
+                }
+                for particle, verbs in p.separable.items()
+            },
+            clause_words=frozenset(normalize(w) for w in p.clause_words),
         ))
     return tuple(out)
 

@@ -11,14 +11,18 @@ _STEP_NUMBER = (3, 3)  # where a step's number is looked for: tokens after "step
 
 
 def number_near(
-    tokens: list[Token], hit: Hit, after: int, before: int, used: set[int], timed: frozenset[int] = frozenset()
+    tokens: list[Token], hit: Hit, after: int, before: int, used: set[int], timed: frozenset[int] = frozenset(),
+    bound: frozenset[int] | None = None,
 ) -> int | None:
     """A number token just after the hit (preferred) or just before it, not used by another fact and not
-    a duration (`9 seconds`)."""
+    a duration (`9 seconds`). With `bound` (the positions right after another fact's word), a number right before
+    the hit and not another fact's comes first: a count before its noun ("81 frames at 512", `3스텝`; "bs 4 스텝 3")."""
     positions: list[int] = [
         *range(hit.end, min(len(tokens), hit.end + after)),
         *range(hit.start - 1, max(-1, hit.start - 1 - before), -1),
     ]
+    if bound is not None and hit.start > 0 and hit.start - 1 not in bound:
+        positions.insert(0, hit.start - 1)
     for j in positions:
         if tokens[j].number is not None and j not in used and j not in timed:
             used.add(j)
@@ -34,19 +38,24 @@ _STEP_FAILURE_REACH = 8  # "it dies at step 3", "OOM'd right on step 3 every tim
 
 def failing_step(
     tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], timed: frozenset[int], failed: bool,
-    sizes: frozenset[int],
+    sizes: frozenset[int], skip: frozenset[int] = frozenset(), bound: frozenset[int] | None = None,
 ) -> int | None:
     """The step the failure is told at: of the step numbers the text states, the one nearest a failure word
     ("steps 1 and 2 run, it dies at step 3" is step 3), the first one when nothing failed near any; none when
     the text tells no failure at all ("4000 steps, about 3 hours" is a run's length), unless `failed`. A bucket
-    size (`sizes`) before the step word is no step ("Sample en 1024, trente steps")."""
+    size (`sizes`) before the step word is no step ("Sample en 1024, trente steps"). A step word at `skip` is a
+    preview's own step count ("sample_steps 30"); in Korean the count comes before the counter word (`3스텝`), so
+    `bound` (the positions right after another fact's word) applies there only."""
     failures = [h for c in _FAILURES for h in spans.get(c, _NONE)]
     if not failures and not failed:
         return None
     found: list[tuple[int, int, int]] = []  # (distance to a failure word, order, position)
     for order, hit in enumerate(spans.get("step", _NONE)):
+        if hit.start in skip:
+            continue
         probe: set[int] = set(used)
-        n = number_near(tokens, hit, *_STEP_NUMBER, used=probe, timed=timed)
+        korean = tokens[hit.start].hangul
+        n = number_near(tokens, hit, *_STEP_NUMBER, used=probe, timed=timed, bound=bound if korean else None)
         if n is None:
             continue
         (j,) = probe - used

@@ -1,0 +1,40 @@
+"""The steps of a preview (engine layer): the numbers a text gives as a preview's own step count ("sample_steps 30",
+"30 pasos de muestreo", `샘플은 30스텝으로`), which are a setting, not the step a run failed at. Used by
+`extract.stated_context`."""
+
+from __future__ import annotations
+
+from .analysis import Token
+from .lexicon import Hit
+
+_NONE: tuple[Hit, ...] = ()
+_PREVIEW_COUNT_REACH = 6  # "samples at 1024x1024 with 30 steps", `샘플은 1024x1024에 30스텝으로`
+_FAILURES = ("oom", "crash", "exhausted", "error_word")
+
+
+def preview_step_counts(tokens: list[Token], spans: dict[str, list[Hit]]) -> tuple[frozenset[int], frozenset[int]]:
+    """The numbers that count a preview's own steps and the step words they count (their starts): a number next
+    to a preview-steps phrase ("sample_steps 30", "30 pasos de muestreo", `샘플링 스텝 30`), or a count before a
+    step word ("30 steps", `30스텝`) told after a preview word with no failure from the preview word to just past
+    the count (`샘플 생성하다가 3스텝에서 oom` is the failing step 3), and no cadence ("every 250 steps")."""
+    numbers: set[int] = set()
+    steps: set[int] = set()
+    for phrase in spans.get("preview_steps", _NONE):
+        for j in (phrase.end, phrase.end + 1, phrase.start - 1):
+            if 0 <= j < len(tokens) and tokens[j].number is not None:
+                numbers.add(j)
+                break
+        steps.update(h.start for h in spans.get("step", _NONE) if phrase.start <= h.start < phrase.end)
+    failures = [h.start for c in _FAILURES for h in spans.get(c, _NONE)]
+    cadences = {h.end for h in spans.get("every", _NONE)}  # "samples every 250 steps": when previews run, as before
+    for hit in spans.get("step", _NONE):
+        j = hit.start - 1
+        if hit.start in steps or j < 0 or tokens[j].number is None or j in numbers or j in cadences:
+            continue
+        for p in spans.get("preview", _NONE):
+            failed = any(p.start <= f <= hit.end + 1 for f in failures)
+            if p.end <= j and j - p.end < _PREVIEW_COUNT_REACH and not failed:
+                numbers.add(j)
+                steps.add(hit.start)
+                break
+    return frozenset(numbers), frozenset(steps)

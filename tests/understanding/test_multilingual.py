@@ -1,0 +1,205 @@
+"""How users write in the six languages (issue 12, brief `multi`), each mechanism on sentences written for the test:
+German separable verbs and on/off words, installation questions, numbers bound to their own word, and "without
+getting an OOM"."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from remedy.index.build import Index
+from remedy.understanding.analysis import join_particles, normalize, split_tokens
+from remedy.understanding.matcher import understand
+
+
+def _top_symptom(index: Index, text: str, lang: str) -> str | None:
+    ranked = [s for s in understand(index.matcher, text, lang).ranked if s.kind == "symptom"]
+    return ranked[0].id if ranked else None
+
+
+# --- 1. separable verbs and on/off words -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "last"), [
+    ("bei 1024 geht mir der VRAM aus", "ausgehen"),  # run out, not "off"
+    ("und dann schmiert alles ab", "abschmieren"),
+    ("ich schalte GC wieder ein", "einschalten"),
+    ("ich nehme GC raus", "rausnehmen"),
+    ("GC ist aus", "aus"),  # no verb of the particle in its clause: the particle keeps its meaning
+    ("GC ist schon an", "an"),
+    ("das Training geht, GC aus", "aus"),  # the verb is in another clause
+    ("es geht, weil GC aus", "aus"),  # ... after a clause word
+])
+def test_a_german_particle_ending_its_clause_is_read_with_its_verb(index: Index, text: str, last: str) -> None:
+    profile = index.matcher.analyzer.profiles["de"]
+    normalized = normalize(text)
+    assert join_particles(normalized, split_tokens(normalized), profile)[-1] == last
+
+
+def test_a_language_without_separable_verbs_keeps_its_tokens(index: Index) -> None:
+    text = normalize("the run goes fine, GC off")
+    assert join_particles(text, split_tokens(text), index.matcher.analyzer.profiles["en"]) == split_tokens(text)
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom", "gc"), [
+    ("de", "GC ist an und trotzdem geht mir beim Training der VRAM aus", "oom-persists-with-gc", True),
+    ("de", "bei Schritt 2 geht der Grafikkarte der Speicher aus", "oom-early-steps", None),
+    ("de", "hab GC rausgenommen und jetzt schmiert das Training bei Schritt 3 ab", "oom-early-steps", False),
+    ("de", "GC reingenommen, aber der Speicher ist beim Training immer noch voll", "oom-persists-with-gc", True),
+    ("de", "hab GC rausgenommen, um zu sehen ob es schneller geht, und jetzt OOM bei Schritt 2", "oom-early-steps",
+     False),
+    ("de", "bei den Previews ist der Speicher voll. GC ist schon an", "oom-during-sampling", True),
+    ("es", "tengo el GC prendido y aun así me da OOM en el paso 2", "oom-persists-with-gc", True),
+    ("es", "dejé el GC desactivao y me da OOM en el paso 2", "oom-early-steps", False),
+    ("pt", "GC tá ligado e mesmo assim dá OOM em todo treino", "oom-persists-with-gc", True),
+    ("pt", "deixei o GC desligado e estourou a memória no passo 2", "oom-early-steps", False),
+    ("fr", "GC désac, OOM au step 2", "oom-early-steps", False),
+    ("fr", "GC activé et toujours OOM pendant l'entraînement", "oom-persists-with-gc", True),
+    ("de", "ich schalte GC aus und dann kackt das Training bei Schritt 3 ab", "oom-early-steps", False),
+    ("ko", "gc 꺼놓음, 2스텝에서 oom", "oom-early-steps", False),
+    ("ko", "gc 켜놓음 그래도 학습 중에 oom 나요", "oom-persists-with-gc", True),
+])
+def test_on_off_and_running_out_as_forums_write_them(
+    index: Index, lang: str, text: str, symptom: str, gc: bool | None
+) -> None:
+    u = understand(index.matcher, text, lang)
+    assert _top_symptom(index, text, lang) == symptom
+    assert u.stated.gradient_checkpointing is gc
+
+
+def test_a_switching_verb_asked_about_states_nothing(index: Index) -> None:
+    assert understand(index.matcher, "schalte ich GC besser aus?", "de").stated.gradient_checkpointing is None
+
+
+@pytest.mark.parametrize("text", [
+    "in Comfy macht das LoRA fast nichts",
+    "das Training ist fast fertig, die Samples sehen gut aus",
+])
+def test_german_fast_is_almost_not_speed(index: Index, text: str) -> None:
+    u = understand(index.matcher, text, "de")
+    assert "almost" in u.concepts and "speed" not in u.concepts
+
+
+def test_english_fast_is_still_speed(index: Index) -> None:
+    assert "speed" in understand(index.matcher, "how do I make training fast with GC on?", "en").concepts
+
+
+# --- 2. installation and setup ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "how do I install ai toolkit on linux? pip install errors out on requirements"),
+    ("es", "cómo instalo ai toolkit? el pip install falla con las dependencias"),
+    ("pt", "como instalar o ai toolkit no linux? o pip install dá erro nas dependências"),
+    ("fr", "comment installer ai toolkit ? pip install plante sur les dépendances"),
+    ("de", "wie installiere ich ai toolkit? pip install bricht mit Fehler ab"),
+    ("ko", "ai toolkit 설치하는데 pip install 하면 에러가 나요"),
+])
+def test_installing_the_tools_is_not_the_guides(client: TestClient, index: Index, lang: str, text: str) -> None:
+    assert not understand(index.matcher, text, lang).ranked
+    assert client.get("/v1/search", params={"q": text, "lang": lang}).json()["match"] == "none"
+    assert client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()["match"] == "none"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "how do I set up ai toolkit on runpod?"),
+    ("es", "¿cómo actualizo ai toolkit a la última versión?"),
+    ("pt", "como configuro o ai toolkit no runpod?"),
+    ("fr", "comment mettre à jour ai toolkit ?"),
+    ("de", "wie richte ich ai toolkit auf runpod ein?"),
+    ("ko", "런팟에서 ai toolkit 세팅 어떻게 해요?"),
+])
+def test_setting_up_or_updating_the_tools_is_not_the_guides(client: TestClient, lang: str, text: str) -> None:
+    assert client.get("/v1/search", params={"q": text, "lang": lang}).json()["match"] == "none"
+
+
+@pytest.mark.parametrize(("lang", "text", "target"), [
+    ("en", "installed ai toolkit, where do I change gradient checkpointing?", "where-to-change"),
+    ("fr", "ai toolkit sous windows, comment activer le gradient checkpointing ?", "where-to-change"),
+    ("es", "ya instalé ai toolkit, ¿dónde cambio el gradient checkpointing?", "where-to-change"),
+    ("de", "AI Toolkit installiert, wo stelle ich Gradient Checkpointing um?", "where-to-change"),
+    ("ko", "ai toolkit 설치했는데 gradient checkpointing 어디서 바꿔요?", "where-to-change"),
+    ("en", "after installing the update I get CUDA out of memory at step 2", "oom-early-steps"),
+    ("pt", "depois de reinstalar o ai toolkit dá OOM no passo 2", "oom-early-steps"),
+])
+def test_the_guides_own_subjects_beside_an_install_are_answered(
+    index: Index, lang: str, text: str, target: str
+) -> None:
+    ranked = understand(index.matcher, text, lang).ranked
+    assert ranked and ranked[0].id == target
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "runs fine for a while and then OOM, I think when the 1536 bucket comes up"),
+    ("es", "va bien un buen rato y luego OOM, creo que cuando le toca el bucket de 1536"),
+    ("pt", "roda de boa por um tempão e aí dá OOM, acho que no bucket de 1536"),
+    ("fr", "ça tourne bien un bon moment puis OOM, je crois quand il tombe sur le bucket 1536"),
+    ("de", "läuft eine ganze Weile gut und dann OOM, ich glaub wenn der 1536er Bucket kommt"),
+    ("ko", "한참 잘 돌다가 oom 나요, 1536 버킷 걸릴 때 같아요"),
+])
+def test_fine_for_a_while_then_oom_is_a_bucket_spike(index: Index, lang: str, text: str) -> None:
+    assert _top_symptom(index, text, lang) == "oom-bucket-spike"
+
+
+# --- 3. numbers bound to their own word ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "text", "frames", "resolutions"), [
+    ("en", "wan 2.2 i2v, 81 frames at 512, OOM", 81, (512,)),
+    ("es", "wan 2.2 con 81 frames a 512 y me da OOM", 81, (512,)),
+    ("fr", "wan 2.2, 81 frames en 512, OOM direct", 81, (512,)),
+    ("de", "Wan 2.2 mit 81 Frames bei 512, OOM", 81, (512,)),
+    ("ko", "wan 2.2 81프레임 512 해상도에서 oom", 81, (512,)),
+    ("en", "num_frames 81, resolution 512, OOM", 81, (512,)),  # the number after the word, as before
+])
+def test_a_count_before_its_noun_is_its_number(
+    index: Index, lang: str, text: str, frames: int, resolutions: tuple[int, ...]
+) -> None:
+    stated = understand(index.matcher, text, lang).stated
+    assert (stated.num_frames, stated.resolutions) == (frames, resolutions)
+
+
+@pytest.mark.parametrize(("text", "step", "batch"), [
+    ("oom 3스텝 flux bs 4 gc 끔", 3, 4),
+    ("flux 배치 2, 2스텝에서 oom", 2, 2),
+    ("oom bs 4 스텝 3", 3, 4),  # the number right after the batch word is the batch's
+])
+def test_korean_counts_before_the_counter(index: Index, text: str, step: int, batch: int) -> None:
+    stated = understand(index.matcher, text, "ko").stated
+    assert (stated.step, stated.batch_size) == (step, batch)
+
+
+@pytest.mark.parametrize(("lang", "text", "step"), [
+    ("en", "OOM while generating samples, sample_steps 30", None),
+    ("en", "OOM while sampling, sample_steps 30, at step 2", 2),
+    ("es", "OOM al generar las muestras, uso 30 pasos de muestreo", None),
+    ("pt", "OOM nas amostras com 30 passos de amostragem", None),
+    ("fr", "OOM pendant les previews, 30 étapes d'échantillonnage", None),
+    ("de", "OOM bei den Previews, 30 Sampling-Steps", None),
+    ("ko", "미리보기 만들 때 oom 나요. 샘플은 1024에 30스텝으로 해놨어요", None),
+    ("ko", "샘플 생성하다가 3스텝에서 oom", 3),  # the failure told right after the count: the failing step
+    ("en", "OOM during sampling at step 30", 30),
+])
+def test_a_previews_own_step_count_is_not_the_failing_step(
+    index: Index, lang: str, text: str, step: int | None
+) -> None:
+    u = understand(index.matcher, text, lang)
+    assert u.stated.step == step
+    assert _top_symptom(index, text, lang) == "oom-during-sampling"
+
+
+# --- 4. "without getting an OOM" -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "how can I train faster without getting an OOM?"),
+    ("es", "¿cómo entreno más rápido sin que me dé un OOM?"),
+    ("pt", "como treinar mais rápido sem tomar OOM?"),
+    ("fr", "comment entraîner plus vite sans me prendre un OOM ?"),
+    ("de", "wie trainiere ich schneller, ohne OOM zu kriegen?"),
+    ("ko", "OOM 안나게 학습 속도 올리는 방법 있나요?"),
+])
+def test_an_oom_only_to_avoid_is_not_stated(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "oom" not in u.concepts
+    assert u.ranked and u.ranked[0].id in {"slow-training", "speed-alternatives"}
