@@ -238,7 +238,20 @@ class Avoided(Frozen):
     span: int = 3
 
 
+class SentenceRules(Frozen):
+    """How sentences weigh (`understanding/sentences.py`): `events` told only in past, hypothetical or negated
+    words are not the present state; a sentence with one of `told` tells a symptom of the guide, so one of
+    `asides` (an `outside` subject) in a sentence of its own is a side remark; sentences with a `cues` word (or a
+    question) fill the token budget of a long text first."""
+
+    events: tuple[Key, ...] = ()
+    told: tuple[Key, ...] = ()
+    asides: tuple[Key, ...] = ()
+    cues: tuple[Key, ...] = ()
+
+
 class Intents(Frozen):
+    sentences: SentenceRules = SentenceRules()
     implies: tuple[Implication, ...] = ()
     domain: tuple[Key, ...]
     outside: tuple[Outside, ...] = ()  # ... and in none of these
@@ -330,6 +343,36 @@ class Vocabulary(Frozen):
 
 
 Affix = Annotated[str, StringConstraints(min_length=1, max_length=16)]
+Marker = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+
+
+class SentenceMarkers(Frozen):
+    """What tells a sentence's status in one language (`understanding/sentences.py`): words and phrases, matched
+    as the language's stream reads them (stems; a Hangul marker as the start of a word).
+
+    - `question`: a question without a question mark ("any idea why", "alguien sabe");
+    - `past`: the event told is over ("last week", "before the update", "used to");
+    - `present`: the sentence tells the state now, whatever past it names ("now", "since then");
+    - `hypothetical`: the few words after it are supposed, feared or reported ("in case", "I'm afraid", "would",
+      "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`);
+    - `negation`: the few words after it are denied ("no OOM", "didn't crash", "not out of memory"), and
+      `negation_after` the few words before it (Korean `OOM은 없어요`);
+    - `question_endings`, `sentence_endings`: word endings that ask, and that close a sentence written without a
+      full stop (Korean `~까요`, `~어요`);
+    - `reach`: how many words a hypothetical or a negation reaches ("no OOM" one, "no idea why it OOMs" is no
+      denied OOM).
+    """
+
+    question: tuple[Marker, ...] = ()
+    past: tuple[Marker, ...] = ()
+    present: tuple[Marker, ...] = ()
+    hypothetical: tuple[Marker, ...] = ()
+    hypothetical_after: tuple[Marker, ...] = ()
+    negation: tuple[Marker, ...] = ()
+    negation_after: tuple[Marker, ...] = ()
+    question_endings: tuple[Affix, ...] = ()
+    sentence_endings: tuple[Affix, ...] = ()
+    reach: Annotated[int, Field(ge=1, le=8)] = 3
 
 
 class LanguageProfile(Frozen):
@@ -343,7 +386,8 @@ class LanguageProfile(Frozen):
     - `restore_endings`: an accent-folded ending -> the written ending the stemmer reads, tried in order;
     - `ordinal_suffixes`: what follows a digit in an ordinal (`2nd`, `2º`, `2e`, `2te`);
     - `counter_words`: what joins a step and a total in a progress counter (`2 of 3000`, `2 sur 3000`);
-    - `numbers`: number and ordinal words (`two`, `second`, `두 번째`) and their value.
+    - `numbers`: number and ordinal words (`two`, `second`, `두 번째`) and their value;
+    - `sentences`: the markers of a sentence's status (question, past, hypothetical, negated).
     """
 
     stemmer: Key | None
@@ -354,6 +398,7 @@ class LanguageProfile(Frozen):
     ordinal_suffixes: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,8}$")], ...] = ()
     counter_words: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,16}$")], ...] = ()
     numbers: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=1000)]]
+    sentences: SentenceMarkers = SentenceMarkers()
 
 
 class LanguageText(Frozen):

@@ -222,13 +222,21 @@ class Analyzer:
             return lang, [self._cached_token(word, lang, c) for word in raws]
         # The language comes from the words as written (its first words): corrections are made towards it.
         lang = self.detect_language((split_tokens(normalize(lead)) if lead else raws)[: 4 * limits.tokens], hint)
-        # Work caps of a query (limits.py): its first `tokens` words; a word too long to be a vocabulary word is
-        # kept as written; the first `corrections` words that could be typos are corrected, later ones are not.
-        raws = raws[: limits.tokens]
+        return lang, self.read(raws[: limits.tokens], lang, c, limits)[0]
+
+    def read(
+        self, raws: Sequence[str], lang: str | None, c: Caches = NO_CACHE, limits: WorkLimits = DEFAULT_LIMITS,
+        corrections: int | None = None,
+    ) -> tuple[list[Token], int]:
+        """The tokens of a query's words (split, written in `lang`), and how many typo corrections are left of
+        `corrections` (`limits.corrections` when not given): a text read sentence by sentence shares one budget."""
+        # Work caps of a query (limits.py): a word too long to be a vocabulary word is kept as written; the first
+        # `corrections` words that could be typos are corrected, later ones are not.
         # A word as written and the language -> its tokens (corrected, split): one lookup per word.
         cache = c.word_tokens
         out: list[Token] = []
-        corrections = limits.corrections
+        if corrections is None:
+            corrections = limits.corrections
         for raw in raws:
             hangul = is_hangul(raw)
             if len(raw) > limits.word_chars:
@@ -252,7 +260,7 @@ class Analyzer:
                 tokens = tuple(self._cached_token(self.correct(part, lang, c), lang, c) for part in parts)
                 cache.put((raw, lang), tokens)
             out.extend(tokens)
-        return lang, out
+        return out, corrections
 
     def _cached_token(self, word: str, lang: str | None, c: Caches = NO_CACHE) -> Token:
         token = c.tokens.get((word, lang))

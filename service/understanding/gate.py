@@ -1,8 +1,11 @@
 """The gate (engine layer): what a text only names as something to avoid or as part of another subject's name
-does not count, and a text is in the guide's domain only with a domain concept and no other subject.
+does not count, a side remark on another subject does not veto the symptom another sentence tells, and a text is
+in the guide's domain only with a domain concept and no other subject.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
 
 from ..content.models import Avoided
 from .analysis import Token
@@ -10,6 +13,7 @@ from .lexicon import Hit
 from .logs import LogReading
 
 Outside = tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
+Implies = tuple[tuple[frozenset[str], str], ...]  # (all of these, then this)
 
 
 def in_domain(present: frozenset[str], log: LogReading, domain: frozenset[str], outside: Outside) -> bool:
@@ -52,3 +56,32 @@ def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) 
             hits = [h for h in hits if h.concept not in rule.drop or h.start not in avoided]
             names = {h.concept for h in hits}
     return hits
+
+
+def side_remarks(
+    asides: frozenset[str], told: frozenset[str], implies: Implies, hits: list[Hit], sentence_of: Callable[[int], int],
+) -> list[Hit]:
+    """The hits without the other subjects that only a side remark names: a sentence on a subject that may be
+    mentioned aside (`intents.yaml` `sentences.asides`: prices, a feature request, an untaught setting) while a
+    sentence of its own tells a symptom of the guide ("... OOM at step 3. By the way, is there a cheaper GPU?").
+    The veto holds when the other subject is the only one, or when only its own sentences tell a symptom ("am I
+    charged for the failed run?")."""
+    by_sentence: dict[int, set[str]] = {}
+    for h in hits:
+        by_sentence.setdefault(sentence_of(h.start), set()).add(h.concept)
+    aside = {k for k, concepts in by_sentence.items() if not asides.isdisjoint(concepts)}
+    if not aside:
+        return hits
+    if not any(not told.isdisjoint(implied(concepts, implies)) for k, concepts in by_sentence.items()
+               if k not in aside):
+        return hits
+    return [h for h in hits if h.concept not in asides]
+
+
+def implied(concepts: Iterable[str], implies: Implies) -> set[str]:
+    """Concepts and those `intents.yaml` `implies` adds ("memory" + "crash" is an OOM)."""
+    out = set(concepts)
+    for needed, then in implies:
+        if needed <= out:
+            out.add(then)
+    return out
