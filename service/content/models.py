@@ -351,6 +351,7 @@ class SentenceMarkers(Frozen):
     as the language's stream reads them (stems; a Hangul marker as the start of a word).
 
     - `question`: a question without a question mark ("any idea why", "alguien sabe");
+    - `aside`: the sentence is a side remark ("by the way", "another thing:", "unrelated"), even when it asks;
     - `past`: the event told is over ("last week", "before the update", "used to");
     - `present`: the sentence tells the state now, whatever past it names ("now", "since then");
     - `hypothetical`: the few words after it are supposed, feared or reported ("in case", "I'm afraid", "would",
@@ -364,6 +365,7 @@ class SentenceMarkers(Frozen):
     """
 
     question: tuple[Marker, ...] = ()
+    aside: tuple[Marker, ...] = ()
     past: tuple[Marker, ...] = ()
     present: tuple[Marker, ...] = ()
     hypothetical: tuple[Marker, ...] = ()

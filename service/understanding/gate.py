@@ -60,17 +60,18 @@ def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) 
 
 def side_remarks(
     asides: frozenset[str], told: frozenset[str], implies: Implies, hits: list[Hit], sentence_of: Callable[[int], int],
+    remark: Callable[[int], bool],
 ) -> list[Hit]:
     """The hits without the other subjects that only a side remark names: a sentence on a subject that may be
     mentioned aside (`intents.yaml` `sentences.asides`: prices, a feature request, an untaught setting) while a
     sentence of its own tells a symptom of the guide ("... OOM at step 3. By the way, is there a cheaper GPU?").
-    The veto holds when the other subject is the only one, or when only its own sentences tell a symptom ("am I
-    charged for the failed run?")."""
+    The veto holds when the other subject is the only one, or is the question (`remark(k)` is false for a sentence
+    that asks without saying it is an aside)."""
     by_sentence: dict[int, set[str]] = {}
     for h in hits:
         by_sentence.setdefault(sentence_of(h.start), set()).add(h.concept)
     aside = {k for k, concepts in by_sentence.items() if not asides.isdisjoint(concepts)}
-    if not aside:
+    if not aside or not all(remark(k) for k in aside):
         return hits
     if not any(not told.isdisjoint(implied(concepts, implies)) for k, concepts in by_sentence.items()
                if k not in aside):

@@ -159,7 +159,7 @@ def understand(
     spotted = matcher.lexicon.spot(tokens, lang, caches)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, spotted))
     hits = told_now(matcher.sentences, reading, hits)
-    hits = side_remarks(matcher.asides, matcher.told, matcher.implies, hits, reading.sentence_of)
+    hits = side_remarks(matcher.asides, matcher.told, matcher.implies, hits, reading.sentence_of, reading.remark)
     concepts = implied((h.concept for h in hits), matcher.implies)
     stated = _stated(matcher, text, parts, reading, hits, log, caches)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..content.models import Content, SentenceMarkers, SentenceRules
 from .analysis import Analyzer, Token
@@ -26,9 +26,10 @@ from .lexicon import Hit
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 
-# A sentence: up to a question or exclamation mark, a full stop before a space, or a line end (a dot inside a
-# word, as in `wan2.1` or `1.5`, ends nothing).
-SENTENCE = re.compile(r"(?:[^?\uff1f!.\n]|\.(?!\s|$))*(?:[?\uff1f!]+|\.|\n|$)")
+# Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
+# inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
+# matches a whole sentence keeps a backtracking stack as long as the sentence (a 20,000-character query).
+_END = re.compile(r"[?\uff1f!]+|\.(?=\s|$)|\n")
 # Where a clause ends inside a sentence: a comma, a semicolon, a colon or a bracket before a space, a dash between
 # spaces ("no errors, OOM at step 3": the negation does not reach past the comma).
 _CLAUSE = re.compile(r"[,;:)(](?=\s)|\s[-\u2013\u2014]\s")
@@ -46,6 +47,7 @@ class Sentence:
     marked: bool  # it ends in a question mark
     cue: bool  # it holds a symptom word (read first in a long text)
     clauses: tuple[int, ...] = ()  # the first token of each clause after the first (after a comma, a colon, ...)
+    aside: bool = False  # it says it is an aside ("by the way", "another thing:", "unrelated")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,10 @@ class Reading:
             if s.start <= i < s.end:
                 return k
         return len(self.sentences) - 1
+
+    def remark(self, k: int) -> bool:
+        """Sentence `k` may be a side remark: it does not ask, or it says it is an aside."""
+        return not self.sentences[k].question or self.sentences[k].aside
 
     def asked(self) -> frozenset[int]:
         """The tokens of the sentences that end in a question mark ("GC is off. Why does it OOM?")."""
@@ -153,8 +159,9 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
 
 
 def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:
-    yield from (("question", markers.question), ("past", markers.past), ("present", markers.present),
-                ("hypothetical", markers.hypothetical), ("hypothetical_after", markers.hypothetical_after),
+    yield from (("question", markers.question), ("aside", markers.aside), ("past", markers.past),
+                ("present", markers.present), ("hypothetical", markers.hypothetical),
+                ("hypothetical_after", markers.hypothetical_after),
                 ("negation", markers.negation), ("negation_after", markers.negation_after))
 
 
@@ -165,14 +172,15 @@ def read_sentences(
     reader: SentenceReader, prose: str, hint: str | None = None, lead: str | None = None, c: Caches = NO_CACHE,
     limits: WorkLimits = DEFAULT_LIMITS,
 ) -> Reading:
-    """The text's language and the tokens of the sentences that fill the budget, with each one's status."""
+    """The text's language and the tokens of the sentences that fill the budget, with each one's status. As the
+    analyzer does, a text is read within its first `tokens x 64` characters."""
     analyzer = reader.analyzer
-    texts = split_sentences(prose[: limits.tokens * 64 * SCAN], reader)
+    texts = split_sentences(prose[: limits.tokens * 64], reader)
     words = [split_tokens(normalize(t)) for t in texts]
     seen = [w for ws in words for w in ws][: SCAN * limits.tokens]
     lang = analyzer.detect_language(split_tokens(normalize(lead))[: SCAN * limits.tokens] if lead else seen, hint)
     language = reader.language(lang)
-    chosen, cued = _choose(words, texts, language, analyzer, limits.tokens, c)
+    chosen, cued = _choose(words, texts, language, analyzer, limits.tokens)
     tokens: list[Token] = []
     sentences: list[Sentence] = []
     corrections = limits.corrections
@@ -194,9 +202,8 @@ def read_sentences(
         marked = "?" in texts[k] or "\uff1f" in texts[k]
         question = marked or _ends_asking(words[k], language)
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(clauses)))
-    past, reaching, asking = _status(tokens, sentences, language)
-    sentences = [s if not asking[k] or s.question else Sentence(s.start, s.end, True, s.marked, s.cue, s.clauses)
-                 for k, s in enumerate(sentences)]
+    past, reaching, asking, aside = _status(tokens, sentences, language)
+    sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching)
 
 
@@ -209,8 +216,7 @@ def split_sentences(text: str, reader: SentenceReader | None = None) -> list[str
     """
     out: list[str] = []
     endings = tuple(e for lang in (reader.languages.values() if reader else ()) for e in lang.sentence_endings)
-    for m in SENTENCE.finditer(text):
-        sentence = m.group(0)
+    for sentence in _pieces(text):
         if not sentence.strip():
             continue
         if endings and any(is_hangul(ch) for ch in sentence[:200]):
@@ -218,6 +224,15 @@ def split_sentences(text: str, reader: SentenceReader | None = None) -> list[str
         else:
             out.append(sentence)
     return out
+
+
+def _pieces(text: str) -> Iterable[str]:
+    start = 0
+    for m in _END.finditer(text):
+        yield text[start : m.end()]
+        start = m.end()
+    if start < len(text):
+        yield text[start:]
 
 
 def _korean_sentences(sentence: str, endings: tuple[str, ...]) -> list[str]:
@@ -243,7 +258,7 @@ def _ends_asking(words: Sequence[str], language: _Language) -> bool:
 
 
 def _choose(
-    words: list[list[str]], texts: list[str], language: _Language, analyzer: Analyzer, budget: int, c: Caches,
+    words: list[list[str]], texts: list[str], language: _Language, analyzer: Analyzer, budget: int,
 ) -> tuple[dict[int, int], frozenset[int]]:
     """Sentence index -> how many of its words are read, and the sentences found to hold a symptom word. A text
     within the budget is read whole; a longer one
@@ -251,7 +266,14 @@ def _choose(
     if sum(len(w) for w in words) <= budget:
         return {k: len(w) for k, w in enumerate(words)}, frozenset()
     asking = [k for k, t in enumerate(texts) if "?" in t or "\uff1f" in t or _ends_asking(words[k], language)]
-    cued = [k for k in range(len(words)) if k not in asking and _has_cue(words[k], language, analyzer, c)]
+    cued = []
+    scan = SCAN * budget  # words looked at for a symptom word, at most
+    for k in range(len(words)):
+        if scan <= 0:
+            break
+        if k not in asking and _has_cue(words[k][:scan], language, analyzer):
+            cued.append(k)
+        scan -= len(words[k])
     rest = [k for k in range(len(words)) if k not in asking and k not in cued]
     chosen: dict[int, int] = {}
     left = budget
@@ -264,11 +286,12 @@ def _choose(
     return chosen, frozenset(cued)
 
 
-def _has_cue(words: Sequence[str], language: _Language, analyzer: Analyzer, c: Caches) -> bool:
-    """A symptom word among the sentence's words, read cheaply (a stem or Hangul form, no typo correction)."""
-    lang = analyzer.streams[language.stream]
+def _has_cue(words: Sequence[str], language: _Language, analyzer: Analyzer) -> bool:
+    """A symptom word among the sentence's words, read cheaply (a stem or Hangul form, no typo correction; not
+    remembered: a word of a sentence that is not read leaves nothing in the caches)."""
+    profile = analyzer.profiles[analyzer.streams[language.stream]]
     for word in words:
-        form = analyzer.korean_form(word) if is_hangul(word) else analyzer.stem(lang, word, c)
+        form = analyzer.korean_form(word) if is_hangul(word) else profile.stem(word)
         if form in language.cues:
             return True
     return False
@@ -276,9 +299,9 @@ def _has_cue(words: Sequence[str], language: _Language, analyzer: Analyzer, c: C
 
 def _status(
     tokens: list[Token], sentences: list[Sentence], language: _Language,
-) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool]]:
+) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool]]:
     """The tokens told as past; each hypothetical or negation marker (start, end, direction); per sentence,
-    whether a question marker is in it.
+    whether a question marker is in it, and whether an aside marker is.
 
     In a sentence, a marker of the past or of the present (or a contrast: "but now") gives its time to the words
     after it, up to the next such marker; the words of its clause before it take its time ("OOM at step 2 last
@@ -286,9 +309,11 @@ def _status(
     past: set[int] = set()
     reaching: list[tuple[int, int, int]] = []
     asking = [False] * len(sentences)
+    aside = [False] * len(sentences)
     for k, s in enumerate(sentences):
         marks = _markers(tokens, s.start, s.end, language)
         asking[k] = any(kind == "question" for _, kind, _ in marks)
+        aside[k] = any(kind == "aside" for _, kind, _ in marks)
         timed = [(i, _TIMES[kind]) for i, kind, _ in marks if kind in _TIMES]
         if timed:
             first, is_past = timed[0]
@@ -300,7 +325,7 @@ def _status(
                 if current or (is_past and clause <= i < first):
                     past.add(i)
         reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
-    return frozenset(past), tuple(reaching), asking
+    return frozenset(past), tuple(reaching), asking, aside
 
 
 def _markers(tokens: list[Token], start: int, end: int, language: _Language) -> list[tuple[int, str, int]]:
