@@ -200,8 +200,12 @@ class Rules(Frozen):
 
 
 class Implication(Frozen):
+    """`all` these concepts mean `then`: said in one sentence, or anywhere in the text when `across` ("GC is off.
+    Not sure why." is unsure of GC; "I have 24 GB. The samples are weak." is no OOM)."""
+
     all: tuple[Key, ...]
     then: Key
+    across: bool = False
 
 
 class Intent(Frozen):

@@ -62,6 +62,7 @@ class Matcher:
     aliases: Aliases
     targets: tuple[Target, ...]
     implies: tuple[tuple[frozenset[str], str], ...]
+    across: tuple[tuple[frozenset[str], str], ...]  # the implications said across sentences
     domain: frozenset[str]
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     outside_subjects: frozenset[str]  # the concepts of every `any` above
@@ -124,6 +125,7 @@ def build_matcher(content: Content) -> Matcher:
         aliases=aliases,
         targets=targets,
         implies=tuple((frozenset(i.all), i.then) for i in content.intents.implies),
+        across=tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across),
         domain=frozenset(content.intents.domain),
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
@@ -160,7 +162,7 @@ def understand(
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, spotted))
     hits = told_now(matcher.sentences, reading, hits)
     hits = side_remarks(matcher.asides, matcher.told, matcher.implies, hits, reading.sentence_of, reading.remark)
-    concepts = implied((h.concept for h in hits), matcher.implies)
+    concepts = _implied(matcher, hits, reading)
     stated = _stated(matcher, text, parts, reading, hits, log, caches)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)
@@ -180,6 +182,16 @@ def understand(
         in_domain=domain,
         ranked=ranked,
     )
+
+
+def _implied(matcher: Matcher, hits: list[Hit], reading: Reading) -> set[str]:
+    """The concepts of the hits, and those `intents.yaml` `implies` adds: from one sentence's concepts, or from
+    the whole text's for an implication said `across` sentences."""
+    by_sentence: dict[int, set[str]] = {}
+    for h in hits:
+        by_sentence.setdefault(reading.sentence_of(h.start), set()).add(h.concept)
+    concepts = set().union(*(implied(c, matcher.implies) for c in by_sentence.values()))
+    return implied(concepts, matcher.across)
 
 
 def _stated(
