@@ -62,7 +62,6 @@ class Matcher:
     aliases: Aliases
     targets: tuple[Target, ...]
     implies: tuple[tuple[frozenset[str], str], ...]
-    across: tuple[tuple[frozenset[str], str], ...]  # the implications said across sentences
     domain: frozenset[str]
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     outside_subjects: frozenset[str]  # the concepts of every `any` above
@@ -74,9 +73,7 @@ class Matcher:
     open_targets: tuple[int, ...]  # targets with no requirement: candidates for every in-domain query
     counter: re.Pattern[str]  # a progress counter in the user's words, from every language's counter words
     requirers: dict[str, tuple[int, ...]]  # name -> targets that require it
-    sentences: SentenceReader  # the markers of a sentence's status, per language, and the sentence rules
-    told: frozenset[str]  # concepts that tell a symptom of the guide (`intents.yaml` `sentences.told`)
-    asides: frozenset[str]  # other subjects a sentence of its own may name aside (`sentences.asides`)
+    sentences: SentenceReader  # the markers of a sentence's status per language, the sentence rules
 
 
 def build_matcher(content: Content) -> Matcher:
@@ -125,7 +122,6 @@ def build_matcher(content: Content) -> Matcher:
         aliases=aliases,
         targets=targets,
         implies=tuple((frozenset(i.all), i.then) for i in content.intents.implies),
-        across=tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across),
         domain=frozenset(content.intents.domain),
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
@@ -139,8 +135,6 @@ def build_matcher(content: Content) -> Matcher:
         counter=counter_pattern(content),
         requirers=tables.requirers(targets),
         sentences=build_reader(analyzer, content, build),
-        told=frozenset(content.intents.sentences.told),
-        asides=frozenset(content.intents.sentences.asides),
     )
 
 
@@ -161,7 +155,8 @@ def understand(
     spotted = matcher.lexicon.spot(tokens, lang, caches)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, spotted))
     hits = told_now(matcher.sentences, reading, hits)
-    hits = side_remarks(matcher.asides, matcher.told, matcher.implies, hits, reading.sentence_of, reading.remark)
+    reader = matcher.sentences
+    hits = side_remarks(reader.asides, reader.told, matcher.implies, hits, reading.sentence_of, reading.remark)
     concepts = _implied(matcher, hits, reading)
     stated = _stated(matcher, text, parts, reading, hits, log, caches)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
@@ -191,7 +186,7 @@ def _implied(matcher: Matcher, hits: list[Hit], reading: Reading) -> set[str]:
     for h in hits:
         by_sentence.setdefault(reading.sentence_of(h.start), set()).add(h.concept)
     concepts = set().union(*(implied(c, matcher.implies) for c in by_sentence.values()))
-    return implied(concepts, matcher.across)
+    return implied(concepts, matcher.sentences.across)
 
 
 def _stated(

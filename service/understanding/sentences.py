@@ -9,7 +9,7 @@ event it tells is past (a marker's sentence, up to a marker of the present), sup
 words a hypothetical or a negation reaches); `told_now` drops the events (`intents.yaml` `sentences.events`) that
 are not the present state.
 
-The markers are data: `knowledge/text/<lang>/profile.yaml` `sentences` (`content.models.SentenceMarkers`),
+The markers are data: `knowledge/text/<lang>/profile.yaml` `sentences` (`content.sentence_models.SentenceMarkers`),
 matched in the stream of the text's language as the analyzer reads it (stems; a Hangul marker as a word's start).
 """
 
@@ -58,6 +58,7 @@ class Reading:
     reach: int  # words a hypothetical or a negation reaches, in the text's language
     past: frozenset[int]  # tokens told as past ("last week it OOMed at step 2")
     reaching: tuple[tuple[int, int, int], ...]  # (first token, end, direction) of each hypothetical or negation
+    of: tuple[int, ...]  # per token, its sentence
 
     def reached(self, hits: list[Hit]) -> frozenset[int]:
         """The tokens a hypothetical or a negation reaches ("I'm afraid of an OOM", "no OOM", `OOM은 없어요`):
@@ -84,10 +85,8 @@ class Reading:
         return max(start, i - self.reach)
 
     def sentence_of(self, i: int) -> int:
-        for k, s in enumerate(self.sentences):
-            if s.start <= i < s.end:
-                return k
-        return len(self.sentences) - 1
+        """The sentence of token `i` (the last one for a position past the end)."""
+        return self.of[i] if i < len(self.of) else len(self.sentences) - 1
 
     def remark(self, k: int) -> bool:
         """Sentence `k` may be a side remark: it does not ask, or it says it is an aside."""
@@ -119,6 +118,9 @@ class SentenceReader:
 
     analyzer: Analyzer
     rules: SentenceRules
+    told: frozenset[str]  # concepts that tell a symptom of the guide (`rules.told`)
+    asides: frozenset[str]  # other subjects a sentence of its own may name aside (`rules.asides`)
+    across: tuple[tuple[frozenset[str], str], ...]  # the implications said across sentences (`implies` `across`)
     languages: Mapping[str, _Language]
     default: str  # the language whose markers read a text of no known language
 
@@ -155,7 +157,10 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
             cues=frozenset(cues),
             reach=markers.reach,
         )
-    return SentenceReader(analyzer, content.intents.sentences, languages, content.languages.default)
+    rules = content.intents.sentences
+    across = tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across)
+    return SentenceReader(analyzer, rules, frozenset(rules.told), frozenset(rules.asides), across, languages,
+                          content.languages.default)
 
 
 def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:
@@ -204,7 +209,8 @@ def read_sentences(
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(clauses)))
     past, reaching, asking, aside = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
-    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching)
+    of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
+    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of)
 
 
 def split_sentences(text: str, reader: SentenceReader | None = None) -> list[str]:
