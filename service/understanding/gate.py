@@ -62,9 +62,10 @@ def side_remarks(
     asides: frozenset[str], told: frozenset[str], implies: Implies, hits: list[Hit], sentence_of: Callable[[int], int],
     remark: Callable[[int], bool],
 ) -> list[Hit]:
-    """The hits without the other subjects that only a side remark names: a sentence on a subject that may be
+    """The hits without those of the sentences that only make a side remark: a sentence on a subject that may be
     mentioned aside (`intents.yaml` `sentences.asides`: prices, a feature request, an untaught setting) while a
-    sentence of its own tells a symptom of the guide ("... OOM at step 3. By the way, is there a cheaper GPU?").
+    sentence of its own tells a symptom of the guide ("... OOM at step 3. By the way, is there a cheaper GPU?"); what
+    else the remark says is no part of the symptom ("burning through credits" is no overcooked LoRA).
     The veto holds when the other subject is the only one, or is the question (`remark(k)` is false for a sentence
     that asks without saying it is an aside)."""
     by_sentence: dict[int, set[str]] = {}
@@ -76,7 +77,7 @@ def side_remarks(
     if not any(not told.isdisjoint(implied(concepts, implies)) for k, concepts in by_sentence.items()
                if k not in aside):
         return hits
-    return [h for h in hits if h.concept not in asides]
+    return [h for h in hits if sentence_of(h.start) not in aside]
 
 
 def implied(concepts: Iterable[str], implies: Implies) -> set[str]:
