@@ -33,6 +33,7 @@ _END = re.compile(r"[?\uff1f!]+|\.(?=\s|$)|\n")
 # Where a clause ends inside a sentence: a comma, a semicolon, a colon or a bracket before a space, a dash between
 # spaces ("no errors, OOM at step 3": the negation does not reach past the comma).
 _CLAUSE = re.compile(r"[,;:)(](?=\s)|\s[-\u2013\u2014]\s")
+_HANGUL = re.compile("[\uac00-\ud7a3]")
 SCAN = 4  # a long text's sentences are looked at over four budgets of words at most, to choose which are read
 
 _TIMES = {"present": False, "past": True}  # a marker of the past, or of the present that ends it
@@ -181,7 +182,9 @@ def read_sentences(
     analyzer does, a text is read within its first `tokens x 64` characters."""
     analyzer = reader.analyzer
     texts = split_sentences(prose[: limits.tokens * 64], reader)
-    words = [split_tokens(normalize(t)) for t in texts]
+    # Each sentence's words, clause by clause (normalized once; a word never spans a clause end).
+    clauses = [[split_tokens(normalize(part)) for part in _CLAUSE.split(t)] for t in texts]
+    words = [[w for part in parts for w in part] for parts in clauses]
     seen = [w for ws in words for w in ws][: SCAN * limits.tokens]
     lang = analyzer.detect_language(split_tokens(normalize(lead))[: SCAN * limits.tokens] if lead else seen, hint)
     language = reader.language(lang)
@@ -191,22 +194,22 @@ def read_sentences(
     corrections = limits.corrections
     for k in sorted(chosen):
         start = len(tokens)
-        clauses = []
+        ends = []
         left = chosen[k]
-        for clause in _CLAUSE.split(texts[k]) if len(words[k]) > 1 else (texts[k],):
-            part = split_tokens(normalize(clause))[:left] if clause else []
+        for part in clauses[k]:
+            part = part[:left]
             if not part:
                 continue
             left -= len(part)
             if len(tokens) > start:
-                clauses.append(len(tokens))
+                ends.append(len(tokens))
             read, corrections = analyzer.read(part, lang, c, limits, corrections)
             tokens.extend(read)
         if len(tokens) == start:
             continue
         marked = "?" in texts[k] or "\uff1f" in texts[k]
         question = marked or _ends_asking(words[k], language)
-        sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(clauses)))
+        sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends)))
     past, reaching, asking, aside = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
@@ -214,7 +217,7 @@ def read_sentences(
 
 
 def split_sentences(text: str, reader: SentenceReader | None = None) -> list[str]:
-    """A text's sentences (`SENTENCE`); a Hangul sentence is also closed by a word with a sentence ending
+    """A text's sentences (ended as `_END` says); a Hangul sentence is also closed by a word with a sentence ending
     (`들었어요 ㅋㅋ wan 2.1로 ...`: Korean posts often have no full stops).
 
     >>> split_sentences("GC is off. Why does it OOM at step 2?\\nthanks")
@@ -225,7 +228,7 @@ def split_sentences(text: str, reader: SentenceReader | None = None) -> list[str
     for sentence in _pieces(text):
         if not sentence.strip():
             continue
-        if endings and any(is_hangul(ch) for ch in sentence[:200]):
+        if endings and _HANGUL.search(sentence) is not None:
             out.extend(_korean_sentences(sentence, endings))
         else:
             out.append(sentence)
@@ -337,15 +340,19 @@ def _status(
 def _markers(tokens: list[Token], start: int, end: int, language: _Language) -> list[tuple[int, str, int]]:
     """(position, kind, end) of each marker in tokens[start:end], the longest at each position."""
     out = []
-    table, stream = language.table, language.stream
+    table, stream, hangul = language.table, language.stream, language.hangul
     i = start
     while i < end:
+        token = tokens[i]
         found = None
-        for form in _lookups(tokens[i], language):
-            for forms, kind in table.get(form, ()):
+        # A Latin word starts a marker by its form, in a loop of one; a Hangul word by its first syllables.
+        for form in _lookups(token, language) if token.hangul and hangul else (token.forms[stream],):
+            candidates = table.get(form)
+            if candidates is None:
+                continue
+            for forms, kind in candidates:
                 n = len(forms)
-                if i + n <= end and all(_matches(tokens[i + j], forms[j], stream, language.hangul)
-                                        for j in range(1, n)):
+                if i + n <= end and all(_matches(tokens[i + j], forms[j], stream, hangul) for j in range(1, n)):
                     found = (i, kind, i + n)
                     break
             if found:
@@ -359,11 +366,9 @@ def _markers(tokens: list[Token], start: int, end: int, language: _Language) -> 
 
 
 def _lookups(token: Token, language: _Language) -> tuple[str, ...]:
-    """The keys a token may start a marker with: its form, or a Hangul word's first syllables."""
-    if token.hangul and language.hangul:
-        word = token.text
-        return tuple(word[:n] for n in range(min(len(word), 4), 0, -1) if n == len(word) or n > 1)
-    return (token.forms[language.stream],)
+    """The keys a Hangul word may start a marker with: its first syllables (one syllable only as the whole word)."""
+    word = token.text
+    return tuple(word[:n] for n in range(min(len(word), 4), 0, -1) if n == len(word) or n > 1)
 
 
 def _matches(token: Token, form: str, stream: int, hangul: bool) -> bool:
