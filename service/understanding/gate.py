@@ -5,12 +5,13 @@ in the guide's domain only with a domain concept and no other subject.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from ..content.models import Avoided
 from .analysis import Token
 from .lexicon import Hit
 from .logs import LogReading
+from .sentences import Reading
 
 Outside = tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
 Implies = tuple[tuple[frozenset[str], str], ...]  # (all of these, then this)
@@ -59,25 +60,28 @@ def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) 
 
 
 def side_remarks(
-    asides: frozenset[str], told: frozenset[str], implies: Implies, hits: list[Hit], sentence_of: Callable[[int], int],
-    remark: Callable[[int], bool],
+    asides: frozenset[str], subjects: frozenset[str], told: frozenset[str], implies: Implies, hits: list[Hit],
+    reading: Reading,
 ) -> list[Hit]:
     """The hits without those of the sentences that only make a side remark: a sentence on a subject that may be
-    mentioned aside (`intents.yaml` `sentences.asides`: prices, a feature request, an untaught setting) while a
-    sentence of its own tells a symptom of the guide ("... OOM at step 3. By the way, is there a cheaper GPU?"); what
-    else the remark says is no part of the symptom ("burning through credits" is no overcooked LoRA).
-    The veto holds when the other subject is the only one, or is the question (`remark(k)` is false for a sentence
+    mentioned aside (`intents.yaml` `sentences.asides`: prices, a feature request, an untaught setting), or on any
+    other subject (`subjects`: another program, ...) in a sentence that says it is an aside ("also, unrelated: do
+    LoRAs load in Forge?"), while a sentence of its own tells a symptom of the guide ("... OOM at step 3. By the
+    way, is there a cheaper GPU?"). What else the remark says is no part of the symptom ("burning through credits"
+    is no overcooked LoRA). The veto holds when the other subject is the only one, or is the question (a sentence
     that asks without saying it is an aside)."""
     by_sentence: dict[int, set[str]] = {}
     for h in hits:
-        by_sentence.setdefault(sentence_of(h.start), set()).add(h.concept)
-    aside = {k for k, concepts in by_sentence.items() if not asides.isdisjoint(concepts)}
-    if not aside or not all(remark(k) for k in aside):
+        by_sentence.setdefault(reading.sentence_of(h.start), set()).add(h.concept)
+    sentences = reading.sentences
+    aside = {k for k, concepts in by_sentence.items()
+             if not asides.isdisjoint(concepts) or (sentences[k].aside and not subjects.isdisjoint(concepts))}
+    if not aside or not all(not sentences[k].question or sentences[k].aside for k in aside):
         return hits
     if not any(not told.isdisjoint(implied(concepts, implies)) for k, concepts in by_sentence.items()
                if k not in aside):
         return hits
-    return [h for h in hits if sentence_of(h.start) not in aside]
+    return [h for h in hits if reading.sentence_of(h.start) not in aside]
 
 
 def implied(concepts: Iterable[str], implies: Implies) -> set[str]:

@@ -156,7 +156,7 @@ def understand(
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, spotted))
     hits = told_now(matcher.sentences, reading, hits)
     reader = matcher.sentences
-    hits = side_remarks(reader.asides, reader.told, matcher.implies, hits, reading.sentence_of, reading.remark)
+    hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     concepts = _implied(matcher, hits, reading)
     stated = _stated(matcher, text, parts, reading, hits, log, caches)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]

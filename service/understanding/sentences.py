@@ -89,10 +89,6 @@ class Reading:
         """The sentence of token `i` (the last one for a position past the end)."""
         return self.of[i] if i < len(self.of) else len(self.sentences) - 1
 
-    def remark(self, k: int) -> bool:
-        """Sentence `k` may be a side remark: it does not ask, or it says it is an aside."""
-        return not self.sentences[k].question or self.sentences[k].aside
-
     def asked(self) -> frozenset[int]:
         """The tokens of the sentences that end in a question mark ("GC is off. Why does it OOM?")."""
         return frozenset(i for s in self.sentences if s.marked for i in range(s.start, s.end))

@@ -147,6 +147,21 @@ def test_the_veto_holds_when_the_other_subject_is_the_question(index: Index, tex
     assert not understand(index.matcher, text, "en").in_domain
 
 
+@pytest.mark.parametrize(("lang", "slow", "aside", "remark"), [
+    ("en", "About 3 s/it, so roughly 3.5 hours per LoRA, too slow.", "Also, unrelated: ",
+     "does anyone know if Flex LoRAs load in Forge?"),
+    ("fr", "Environ 3 s/it, donc presque 4 heures par LoRA, trop lent.", "Au fait, ",
+     "est-ce que les LoRA Flex se chargent dans Forge ?"),
+    ("ko", "3 s/it 정도라 LoRA 하나에 4시간 걸려요 너무 느려요.", "참고로 ", "Flex LoRA가 Forge에서 로드되나요?"),
+])
+def test_another_program_said_aside_keeps_the_symptom_and_asked_alone_vetoes(
+    index: Index, lang: str, slow: str, aside: str, remark: str,
+) -> None:
+    said_aside = f"{slow} {aside}{remark}"
+    assert _symptoms(index, said_aside, lang)[0] == "slow-training"
+    assert not understand(index.matcher, f"{slow} {remark[0].upper()}{remark[1:]}", lang).in_domain
+
+
 # --- the token budget by sentence ------------------------------------------------------------------------------
 
 _FILLER = ("My dataset has forty photos of my dog taken in the garden over the summer with a phone and a camera "
