@@ -57,3 +57,5 @@ class SentenceRules(BaseModel):
     told: tuple[Key, ...] = ()
     asides: tuple[Key, ...] = ()
     cues: tuple[Key, ...] = ()
+    qualifiers: tuple[Key, ...] = ()
+    near: int = 1

@@ -31,7 +31,7 @@ from .outcome import outcome
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 from .prose import Parts, counter_step, flag_spelling, flag_state, pasted_arch, prose_of, split_text
 from .rank import Scored, Target, rank, similarity
-from .sentences import Reading, SentenceReader, build_reader, read_sentences, told_now
+from .sentences import Reading, SentenceReader, build_reader, near_the_failure, read_sentences, told_now
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
@@ -155,6 +155,7 @@ def understand(
     spotted = matcher.lexicon.spot(tokens, lang, caches)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, spotted))
     hits = told_now(matcher.sentences, reading, hits)
+    hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     concepts = _implied(matcher, hits, reading)

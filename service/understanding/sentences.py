@@ -384,3 +384,17 @@ def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[
         return hits
     gone = reading.past | reading.reached(hits)
     return [h for h in hits if h.concept not in events or h.start not in gone]
+
+
+def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the failure's qualifiers (`sentences.qualifiers`: when, where, how often it fails) told
+    far from every sentence that tells the failure (more than `sentences.near` sentences away): in "I'm new to this
+    (...) it crashed with CUDA out of memory", being new is no first-step OOM."""
+    rules = reader.rules
+    if not rules.qualifiers or len(reading.sentences) < 3:
+        return hits
+    failing = {reading.sentence_of(h.start) for h in hits if h.concept in rules.events}
+    if not failing:
+        return hits
+    return [h for h in hits if h.concept not in rules.qualifiers
+            or any(abs(reading.sentence_of(h.start) - k) <= rules.near for k in failing)]
