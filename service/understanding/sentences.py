@@ -160,11 +160,11 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
                           content.languages.default)
 
 
+_KINDS = ("question", "aside", "past", "present", "hypothetical", "hypothetical_after", "negation", "negation_after")
+
+
 def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:
-    yield from (("question", markers.question), ("aside", markers.aside), ("past", markers.past),
-                ("present", markers.present), ("hypothetical", markers.hypothetical),
-                ("hypothetical_after", markers.hypothetical_after),
-                ("negation", markers.negation), ("negation_after", markers.negation_after))
+    return ((kind, getattr(markers, kind)) for kind in _KINDS)
 
 
 # --- reading -------------------------------------------------------------------------------------------------

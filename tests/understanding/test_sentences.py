@@ -123,8 +123,8 @@ def test_concepts_of_two_sentences_imply_nothing_together(index: Index) -> None:
            "wrote the captions by hand. After a while it stopped with CUDA out of memory."),
     ("es", "Soy nuevo en esto, es mi primer LoRA. Elegí la configuración por defecto y veinte fotos de mi perro. "
            "Escribí los captions a mano. Al rato se paró con CUDA out of memory."),
-    ("ko", "이런거 처음 해보는 초보예요. 기본 설정으로 강아지 사진 스무장 넣었어요. 캡션은 직접 달았어요. 한참 돌다가 CUDA out of "
-           "memory 뜨면서 멈췄어요."),
+    ("ko", "이런거 처음 해보는 초보예요. 기본 설정으로 강아지 사진 스무장 넣었어요. 캡션은 직접 달았어요. "
+           "한참 돌다가 CUDA out of memory 뜨면서 멈췄어요."),
 ])
 def test_when_it_fails_is_read_near_the_failure(index: Index, lang: str, text: str) -> None:
     assert _symptoms(index, text, lang)[0] == "oom-general"  # a first LoRA, far from the OOM, is no first step
