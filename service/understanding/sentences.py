@@ -16,7 +16,7 @@ matched in the stream of the text's language as the analyzer reads it (stems; a 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..content.models import Content, SentenceMarkers, SentenceRules
@@ -34,7 +34,7 @@ _END = re.compile(r"[?\uff1f!]+|\.(?=\s|$)|\n")
 # spaces ("no errors, OOM at step 3": the negation does not reach past the comma).
 _CLAUSE = re.compile(r"[,;:)(](?=\s)|\s[-\u2013\u2014]\s")
 _HANGUL = re.compile("[\uac00-\ud7a3]")
-SCAN = 4  # a long text's sentences are looked at over four budgets of words at most, to choose which are read
+SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
 
 _TIMES = {"present": False, "past": True}  # a marker of the past, or of the present that ends it
 _REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1}  # the way it reaches
@@ -177,11 +177,19 @@ def read_sentences(
     """The text's language and the tokens of the sentences that fill the budget, with each one's status. As the
     analyzer does, a text is read within its first `tokens x 64` characters."""
     analyzer = reader.analyzer
-    texts = split_sentences(prose[: limits.tokens * 64], reader)
-    # Each sentence's words, clause by clause (normalized once; a word never spans a clause end).
-    clauses = [[split_tokens(normalize(part)) for part in _CLAUSE.split(t)] for t in texts]
-    words = [[w for part in parts for w in part] for parts in clauses]
-    seen = [w for ws in words for w in ws][: SCAN * limits.tokens]
+    # Each sentence's words, clause by clause (normalized once; a word never spans a clause end), up to `SCAN`
+    # budgets of words: a text of thousands of one-word sentences costs no more than a long post.
+    texts: list[str] = []
+    clauses: list[list[list[str]]] = []
+    words: list[list[str]] = []
+    seen: list[str] = []
+    for text in split_sentences(prose[: limits.tokens * 64], reader):
+        if len(seen) >= SCAN * limits.tokens:
+            break
+        texts.append(text)
+        clauses.append([split_tokens(normalize(part)) for part in _CLAUSE.split(text)])
+        words.append([w for part in clauses[-1] for w in part])
+        seen.extend(words[-1])
     lang = analyzer.detect_language(split_tokens(normalize(lead))[: SCAN * limits.tokens] if lead else seen, hint)
     language = reader.language(lang)
     chosen, cued = _choose(words, texts, language, analyzer, limits.tokens)
@@ -212,23 +220,21 @@ def read_sentences(
     return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of)
 
 
-def split_sentences(text: str, reader: SentenceReader | None = None) -> list[str]:
-    """A text's sentences (ended as `_END` says); a Hangul sentence is also closed by a word with a sentence ending
-    (`들었어요 ㅋㅋ wan 2.1로 ...`: Korean posts often have no full stops).
+def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator[str]:
+    """A text's sentences, one by one (ended as `_END` says); a Hangul sentence is also closed by a word with a
+    sentence ending (`들었어요 ㅋㅋ wan 2.1로 ...`: Korean posts often have no full stops).
 
-    >>> split_sentences("GC is off. Why does it OOM at step 2?\\nthanks")
+    >>> list(split_sentences("GC is off. Why does it OOM at step 2?\\nthanks"))
     ['GC is off.', ' Why does it OOM at step 2?', 'thanks']
     """
-    out: list[str] = []
     endings = tuple(e for lang in (reader.languages.values() if reader else ()) for e in lang.sentence_endings)
     for sentence in _pieces(text):
         if not sentence.strip():
             continue
         if endings and _HANGUL.search(sentence) is not None:
-            out.extend(_korean_sentences(sentence, endings))
+            yield from _korean_sentences(sentence, endings)
         else:
-            out.append(sentence)
-    return out
+            yield sentence
 
 
 def _pieces(text: str) -> Iterable[str]:
@@ -266,29 +272,20 @@ def _choose(
     words: list[list[str]], texts: list[str], language: _Language, analyzer: Analyzer, budget: int,
 ) -> tuple[dict[int, int], frozenset[int]]:
     """Sentence index -> how many of its words are read, and the sentences found to hold a symptom word. A text
-    within the budget is read whole; a longer one
-    reads its questions first, then the sentences with a symptom word, then the rest, each in the text's order."""
+    within the budget is read whole; a longer one reads its questions first, then the sentences with a symptom
+    word, then the rest, each in the text's order (`words` holds `SCAN` budgets of words at most)."""
     if sum(len(w) for w in words) <= budget:
         return {k: len(w) for k, w in enumerate(words)}, frozenset()
-    asking = [k for k, t in enumerate(texts) if "?" in t or "\uff1f" in t or _ends_asking(words[k], language)]
-    cued = []
-    scan = SCAN * budget  # words looked at for a symptom word, at most
-    for k in range(len(words)):
-        if scan <= 0:
-            break
-        if k not in asking and _has_cue(words[k][:scan], language, analyzer):
-            cued.append(k)
-        scan -= len(words[k])
-    rest = [k for k in range(len(words)) if k not in asking and k not in cued]
+    asking = {k for k, t in enumerate(texts) if "?" in t or "\uff1f" in t or _ends_asking(words[k], language)}
+    cued = frozenset(k for k in range(len(words)) if k not in asking and _has_cue(words[k], language, analyzer))
     chosen: dict[int, int] = {}
     left = budget
-    for k in (*asking, *cued, *rest):
+    for k in sorted(range(len(words)), key=lambda k: (k not in asking, k not in cued, k)):
         if left <= 0:
             break
-        take = min(len(words[k]), left)
-        chosen[k] = take
-        left -= take
-    return chosen, frozenset(cued)
+        chosen[k] = min(len(words[k]), left)
+        left -= chosen[k]
+    return chosen, cued
 
 
 def _has_cue(words: Sequence[str], language: _Language, analyzer: Analyzer) -> bool:

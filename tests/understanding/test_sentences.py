@@ -25,7 +25,7 @@ def test_sentences_end_at_marks_and_line_ends_not_inside_a_name() -> None:
 
 def test_a_korean_sentence_ends_at_its_ending_without_a_full_stop(index: Index) -> None:
     text = "학습은 잘 돌아가요 근데 샘플이 너무 약해요 왜 그런건지 알 수 있을까요"
-    assert split_sentences(text, index.matcher.sentences) == [
+    assert list(split_sentences(text, index.matcher.sentences)) == [
         "학습은 잘 돌아가요", "근데 샘플이 너무 약해요", "왜 그런건지 알 수 있을까요",
     ]
 
