@@ -36,7 +36,6 @@ _CLAUSE = re.compile(r"[,;:)(](?=\s)|\s[-\u2013\u2014]\s")
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
 
-_TIMES = {"present": False, "past": True}  # a marker of the past, or of the present that ends it
 _REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1}  # the way it reaches
 
 
@@ -305,9 +304,9 @@ def _status(
     """The tokens told as past; each hypothetical or negation marker (start, end, direction); per sentence,
     whether a question marker is in it, and whether an aside marker is.
 
-    In a sentence, a marker of the past or of the present (or a contrast: "but now") gives its time to the words
-    after it, up to the next such marker; the words of its clause before it take its time ("OOM at step 2 last
-    week": past; "it OOMs at step 3, it didn't last week": present)."""
+    A marker of the past makes past the words of its clause, up to a marker of the present or a contrast ("I used
+    to get OOMs but now it is slow"); a marker alone in its clause ("Previously, it OOMed") the rest of the sentence.
+    Another clause keeps its own time ("it worked before the update, after it OOMs at step 1": present)."""
     past: set[int] = set()
     reaching: list[tuple[int, int, int]] = []
     asking = [False] * len(sentences)
@@ -316,16 +315,17 @@ def _status(
         marks = _markers(tokens, s.start, s.end, language)
         asking[k] = any(kind == "question" for _, kind, _ in marks)
         aside[k] = any(kind == "aside" for _, kind, _ in marks)
-        timed = [(i, _TIMES[kind]) for i, kind, _ in marks if kind in _TIMES]
-        if timed:
-            first, is_past = timed[0]
-            clause = max((c for c in s.clauses if c <= first), default=s.start)
-            current, nxt = False, 0
-            for i in range(s.start, s.end):
-                while nxt < len(timed) and timed[nxt][0] <= i:
-                    current, nxt = timed[nxt][1], nxt + 1
-                if current or (is_past and clause <= i < first):
-                    past.add(i)
+        bounds = (s.start, *s.clauses, s.end)
+        presents = [i for i, kind, _ in marks if kind == "present"]
+        for i, kind, end in marks:
+            if kind != "past":
+                continue
+            c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
+            start, stop = bounds[c], bounds[c + 1]
+            if start == i and end == stop:
+                stop = s.end  # "Previously, ...": the marker alone in its clause sets the time of the sentence
+            stop = min([p for p in presents if end <= p < stop] or [stop])
+            past.update(range(start, stop))
         reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
     return frozenset(past), tuple(reaching), asking, aside
 

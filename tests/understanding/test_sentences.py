@@ -112,6 +112,19 @@ def test_a_present_failure_stays(index: Index, lang: str, text: str) -> None:
     assert "oom" in understand(index.matcher, text, lang).concepts
 
 
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Previously I could train with batch 4 without any issue; after updating to the latest version it OOMs at "
+           "step 1."),
+    ("es", "Antes de la actualización entrenaba con batch 4 sin problemas, después de actualizar da OOM en el paso 1."),
+    ("pt", "Antes da atualização eu treinava com batch 4 sem problema, depois de atualizar dá OOM no passo 1."),
+    ("fr", "Avant la mise à jour je tournais en batch 4 sans souci, depuis la mise à jour j'ai un OOM au step 1."),
+    ("de", "Vor dem Update lief Batch 4 ohne Probleme, nach dem Update bekomme ich OOM bei Step 1."),
+    ("ko", "업데이트 전에는 배치 4로 잘 됐는데 업데이트 후에는 스텝 1에서 OOM 나요."),
+])
+def test_what_worked_before_an_update_leaves_the_oom_after_it(index: Index, lang: str, text: str) -> None:
+    assert _symptoms(index, text, lang)[0] == "oom-early-steps"
+
+
 def test_concepts_of_two_sentences_imply_nothing_together(index: Index) -> None:
     # memory + weak means an OOM in one sentence ("memory too weak"), not across two
     text = "I have 12 GB of VRAM. The samples look nothing like her."
