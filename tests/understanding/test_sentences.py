@@ -107,6 +107,12 @@ def test_a_feared_oom_beside_weak_samples_is_no_oom(index: Index, lang: str, tex
     ("en", "It OOMs at step 3, it didn't happen last week"),  # the past is the other clause's
     ("es", "No sé si el GC está activado, pero en el paso 3 revienta: out of memory"),
     ("ko", "가이드대로 GC 다시 켰는데 OOM이 안 없어짐"),  # does not go away: no denied OOM
+    # "not sure", "weiß nicht", "no sé" are phrases of their own (unsure): their negation denies nothing
+    ("en", "Not sure why OOM at step 2 with batch 4"),
+    ("de", "Ich weiß nicht warum OOM bei Step 2 kommt, Batch 4"),
+    ("fr", "Je sais pas pourquoi OOM au step 2, batch 4"),
+    ("es", "No sé por qué OOM en el paso 2, batch 4"),
+    ("pt", "Não sei por que OOM no passo 2, batch 4"),
 ])
 def test_a_present_failure_stays(index: Index, lang: str, text: str) -> None:
     assert "oom" in understand(index.matcher, text, lang).concepts
