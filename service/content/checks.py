@@ -148,6 +148,10 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, avoided in enumerate(content.intents.avoided):
         for ref in (*avoided.when, avoided.by, *avoided.drop, *avoided.stop):
             yield from missing(f, f"avoided.{i}", ref, names, "concept")
+    rules = content.intents.sentences
+    for part in ("events", "told", "asides", "cues", "qualifiers"):
+        for i, ref in enumerate(getattr(rules, part)):
+            yield from missing(f, f"sentences.{part}.{i}", ref, names, "concept")
     for lang, text in content.texts.items():
         f = f"text/{lang}/vocabulary.yaml"
         for concept in content.concepts:

@@ -9,10 +9,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from .profile_models import LanguageProfile
+from .sentence_models import Key, SentenceMarkers, SentenceRules
+
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
-Key = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
 Condition = dict[str, Any]
+__all__ = ["Key", "LanguageProfile", "SentenceMarkers", "SentenceRules"]  # besides the models below
 
 
 class Frozen(BaseModel):
@@ -198,8 +201,12 @@ class Rules(Frozen):
 
 
 class Implication(Frozen):
+    """`all` these concepts mean `then`: said in one sentence, or anywhere in the text when `across` ("GC is off.
+    Not sure why." is unsure of GC; "I have 24 GB. The samples are weak." is no OOM)."""
+
     all: tuple[Key, ...]
     then: Key
+    across: bool = False
 
 
 class Intent(Frozen):
@@ -239,6 +246,7 @@ class Avoided(Frozen):
 
 
 class Intents(Frozen):
+    sentences: SentenceRules = SentenceRules()
     implies: tuple[Implication, ...] = ()
     domain: tuple[Key, ...]
     outside: tuple[Outside, ...] = ()  # ... and in none of these
@@ -327,39 +335,6 @@ class Vocabulary(Frozen):
 
     concepts: dict[Key, tuple[Annotated[str, StringConstraints(min_length=1, max_length=80)], ...]]
     phrasings: dict[Id, tuple[Text, ...]] = {}
-
-
-Affix = Annotated[str, StringConstraints(min_length=1, max_length=16)]
-ProfileWord = Annotated[str, StringConstraints(pattern=r"^[^\s\d]{1,32}$")]
-
-
-class LanguageProfile(Frozen):
-    """How a language's words are read (`text/<lang>/profile.yaml`): its grammar as data, so that a language
-    is added without code.
-
-    - `stemmer`: the Snowball algorithm (PyStemmer's name, `english`, `italian`), or none;
-    - `script`: `latin` (words and numbers) or `hangul` (a Hangul word is this language's, whatever the query);
-    - `split`: `spaces`, or `known_words` for a language written without spaces (split before each known word);
-    - `endings`: particles and endings stripped from a word's end to reach its stem, the longest that fits first;
-    - `restore_endings`: an accent-folded ending -> the written ending the stemmer reads, tried in order;
-    - `ordinal_suffixes`: what follows a digit in an ordinal (`2nd`, `2º`, `2e`, `2te`);
-    - `counter_words`: what joins a step and a total in a progress counter (`2 of 3000`, `2 sur 3000`);
-    - `numbers`: number and ordinal words (`two`, `second`, `두 번째`) and their value;
-    - `separable`: a verb whose particle ends its clause ("geht mir der VRAM aus"): particle -> the joined verb
-      -> its finite forms; the particle is read as the joined verb (`ausgehen`, run out), not on its own (`aus`,
-      off), when one of the forms comes before it in the clause. `clause_words` start a clause (`und`, `weil`).
-    """
-
-    stemmer: Key | None
-    script: Literal["latin", "hangul"]
-    split: Literal["spaces", "known_words"] = "spaces"
-    endings: tuple[Affix, ...] = ()
-    restore_endings: dict[Affix, Affix] = {}
-    ordinal_suffixes: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,8}$")], ...] = ()
-    counter_words: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,16}$")], ...] = ()
-    numbers: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=1000)]]
-    separable: dict[ProfileWord, dict[ProfileWord, tuple[ProfileWord, ...]]] = {}
-    clause_words: tuple[ProfileWord, ...] = ()
 
 
 class LanguageText(Frozen):

@@ -57,6 +57,21 @@ def join_particles(normalized: str, raws: list[str], profile: Profile) -> list[s
     return out if len(out) == len(raws) else raws
 
 
+def join_separable(
+    profile: Profile | None, texts: list[str], clauses: list[list[list[str]]], words: list[list[str]]
+) -> None:
+    """`join_particles` for a text read sentence by sentence (`sentences.read_sentences`), in place: each
+    sentence's words keep their number and their clauses."""
+    if profile is None or not profile.separable:
+        return
+    for k, text in enumerate(texts):
+        if profile.separable.keys().isdisjoint(words[k]):
+            continue
+        joined = iter(join_particles(normalize(text), words[k], profile))
+        clauses[k] = [[next(joined) for _ in part] for part in clauses[k]]
+        words[k] = [w for part in clauses[k] for w in part]
+
+
 def _join_clause(words: list[str], start: int, end: int, profile: Profile) -> None:
     """In `words[start:end]`, one clause: its last word, a particle, becomes the verb it belongs to."""
     if end - start < 2:
@@ -283,13 +298,21 @@ class Analyzer:
         profile = self.profiles.get(lang or "")
         if profile is not None and profile.separable:
             raws = join_particles(normalized, raws, profile)
-        # Work caps of a query (limits.py): its first `tokens` words; a word too long to be a vocabulary word is
-        # kept as written; the first `corrections` words that could be typos are corrected, later ones are not.
-        raws = raws[: limits.tokens]
+        return lang, self.read(raws[: limits.tokens], lang, c, limits)[0]
+
+    def read(
+        self, raws: Sequence[str], lang: str | None, c: Caches = NO_CACHE, limits: WorkLimits = DEFAULT_LIMITS,
+        corrections: int | None = None,
+    ) -> tuple[list[Token], int]:
+        """The tokens of a query's words (split, written in `lang`), and how many typo corrections are left of
+        `corrections` (`limits.corrections` when not given): a text read sentence by sentence shares one budget."""
+        # Work caps of a query (limits.py): a word too long to be a vocabulary word is kept as written; the first
+        # `corrections` words that could be typos are corrected, later ones are not.
         # A word as written and the language -> its tokens (corrected, split): one lookup per word.
         cache = c.word_tokens
         out: list[Token] = []
-        corrections = limits.corrections
+        if corrections is None:
+            corrections = limits.corrections
         for raw in raws:
             hangul = is_hangul(raw)
             if len(raw) > limits.word_chars:
@@ -313,7 +336,7 @@ class Analyzer:
                 tokens = tuple(self._cached_token(self.correct(part, lang, c), lang, c) for part in parts)
                 cache.put((raw, lang), tokens)
             out.extend(tokens)
-        return lang, out
+        return out, corrections
 
     def _cached_token(self, word: str, lang: str | None, c: Caches = NO_CACHE) -> Token:
         token = c.tokens.get((word, lang))

@@ -1,15 +1,20 @@
 """The gate (engine layer): what a text only names as something to avoid or as part of another subject's name
-does not count, and a text is in the guide's domain only with a domain concept and no other subject.
+does not count, a side remark on another subject does not veto the symptom another sentence tells, and a text is
+in the guide's domain only with a domain concept and no other subject.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from ..content.models import Avoided
 from .analysis import Token
 from .lexicon import Hit
 from .logs import LogReading
+from .sentences import Reading
 
 Outside = tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
+Implies = tuple[tuple[frozenset[str], str], ...]  # (all of these, then this)
 
 
 def in_domain(present: frozenset[str], log: LogReading, domain: frozenset[str], outside: Outside) -> bool:
@@ -52,3 +57,37 @@ def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) 
             hits = [h for h in hits if h.concept not in rule.drop or h.start not in avoided]
             names = {h.concept for h in hits}
     return hits
+
+
+def side_remarks(
+    asides: frozenset[str], subjects: frozenset[str], told: frozenset[str], implies: Implies, hits: list[Hit],
+    reading: Reading,
+) -> list[Hit]:
+    """The hits without those of the sentences that only make a side remark: a sentence on a subject that may be
+    mentioned aside (`intents.yaml` `sentences.asides`: prices, a feature request, an untaught setting), or on any
+    other subject (`subjects`: another program, ...) in a sentence that says it is an aside ("also, unrelated: do
+    LoRAs load in Forge?"), while a sentence of its own tells a symptom of the guide ("... OOM at step 3. By the
+    way, is there a cheaper GPU?"). What else the remark says is no part of the symptom ("burning through credits"
+    is no overcooked LoRA). The veto holds when the other subject is the only one, or is the question (a sentence
+    that asks without saying it is an aside)."""
+    by_sentence: dict[int, set[str]] = {}
+    for h in hits:
+        by_sentence.setdefault(reading.sentence_of(h.start), set()).add(h.concept)
+    sentences = reading.sentences
+    aside = {k for k, concepts in by_sentence.items()
+             if not asides.isdisjoint(concepts) or (sentences[k].aside and not subjects.isdisjoint(concepts))}
+    if not aside or not all(not sentences[k].question or sentences[k].aside for k in aside):
+        return hits
+    if not any(not told.isdisjoint(implied(concepts, implies)) for k, concepts in by_sentence.items()
+               if k not in aside):
+        return hits
+    return [h for h in hits if reading.sentence_of(h.start) not in aside]
+
+
+def implied(concepts: Iterable[str], implies: Implies) -> set[str]:
+    """Concepts and those `intents.yaml` `implies` adds ("memory" + "crash" is an OOM)."""
+    out = set(concepts)
+    for needed, then in implies:
+        if needed <= out:
+            out.add(then)
+    return out

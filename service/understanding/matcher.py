@@ -4,10 +4,12 @@
 text (engine layer): same text, same knowledge, same answer. What it remembers between calls is in the
 `caches.Caches` the runtime passes (memo tables only). Its stages, each a module with typed inputs and outputs:
 
-  normalize (`normalize`) -> analyse (`analysis.Analyzer.tokens`) -> spot concepts (`lexicon.Lexicon.spot`)
-  -> read log (`logs.read_log`, with `prose.split_text` for the user's own words) -> extract stated context
-  (`extract.stated_context`, `prose.counter_step`, `prose.pasted_arch`) -> build features (`features`)
-  -> gate (`gate`: avoided, outside, domain) -> rank (`rank`) -> outcome (`outcome`, called by the answers).
+  read log (`logs.read_log`, with `prose.split_text` for the user's own words) -> sentences (`sentences`: split,
+  the token budget filled by sentence, each analysed: `normalize`, `analysis.Analyzer.read`) -> spot concepts
+  (`lexicon.Lexicon.spot`) -> gate the hits (`gate`: avoided; `sentences.told_now`: past, hypothetical, denied;
+  `gate.side_remarks`) -> extract stated context (`extract.stated_context`, `prose.counter_step`,
+  `prose.pasted_arch`) -> build features (`features`) -> gate (`gate`: outside, domain) -> rank (`rank`)
+  -> outcome (`outcome`, called by the answers).
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ from dataclasses import dataclass, field, replace
 
 from ..content.models import Avoided, Content
 from . import tables
-from .analysis import Analyzer, Token, normalize, split_tokens
+from .analysis import Analyzer, normalize, split_tokens
 from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
-from .gate import in_domain, outside_phrases, unavoided
+from .gate import implied, in_domain, outside_phrases, side_remarks, unavoided
 from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
@@ -29,13 +31,12 @@ from .outcome import outcome
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 from .prose import Parts, counter_step, flag_spelling, flag_state, pasted_arch, prose_of, setting_number, split_text
 from .rank import Scored, Target, rank, similarity
+from .sentences import Reading, SentenceReader, build_reader, near_the_failure, read_sentences, told_now
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
     "prose_of", "understand",
 ]
-
-MAX_QUERY_TOKENS = 160
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +74,14 @@ class Matcher:
     open_targets: tuple[int, ...]  # targets with no requirement: candidates for every in-domain query
     counter: re.Pattern[str]  # a progress counter in the user's words, from every language's counter words
     requirers: dict[str, tuple[int, ...]]  # name -> targets that require it
+    sentences: SentenceReader  # the markers of a sentence's status per language, the sentence rules
 
 
-def build_matcher(content: Content) -> Matcher:
-    """Compile vocabularies, aliases, intents and the targets' own texts into lookup tables."""
+def _analyzer(content: Content, build: Caches) -> Analyzer:
+    """The analyzer of every language's words: the words the knowledge knows, Korean's known words, the
+    vocabulary words a typo is corrected towards, and the families' names."""
     texts = content.texts
     profiles = compile_profiles(content)
-    build = Caches.scratch()  # start-up stems the same words many times; dropped once built
     known: dict[str, set[str]] = {}
     korean: set[str] = set()
     for lang, text in texts.items():
@@ -97,7 +99,7 @@ def build_matcher(content: Content) -> Matcher:
                 korean.update(t for t in split_tokens(normalize(phrase)) if not t.isascii())
     vocab_words = {lang: {w for ps in t.vocabulary.concepts.values() for p in ps for w in split_tokens(normalize(p))}
                    for lang, t in texts.items()}
-    analyzer = Analyzer(
+    return Analyzer(
         profiles=profiles,
         ordinal=ordinal_pattern(content),
         known_words=known,
@@ -107,6 +109,13 @@ def build_matcher(content: Content) -> Matcher:
         lingua_franca=content.languages.default,
         caches=build,
     )
+
+
+def build_matcher(content: Content) -> Matcher:
+    """Compile vocabularies, aliases, intents and the targets' own texts into lookup tables."""
+    texts = content.texts
+    build = Caches.scratch()  # start-up stems the same words many times; dropped once built
+    analyzer = _analyzer(content, build)
     lexicon = Lexicon(analyzer, {lang: t.vocabulary.concepts for lang, t in texts.items()}, build)
     aliases = Aliases({f.id: f.aliases for f in content.families})
     targets = tuple(Target.of(tid, intent) for tid, intent in content.intents.targets.items())
@@ -134,6 +143,7 @@ def build_matcher(content: Content) -> Matcher:
         open_targets=tuple(i for i, t in enumerate(targets) if not (t.require or t.groups)),
         counter=counter_pattern(content),
         requirers=tables.requirers(targets),
+        sentences=build_reader(analyzer, content, build),
     )
 
 
@@ -149,12 +159,16 @@ def understand(
     text = clip_lines(text, limits.log_lines)
     log = read_log(text)
     parts = split_text(text, log)
-    lang, tokens = matcher.analyzer.tokens(parts.prose, hint, lead=parts.lead, c=caches, limits=limits)
-    tokens = tokens[:MAX_QUERY_TOKENS]
+    reading = read_sentences(matcher.sentences, parts.prose, hint, parts.lead, caches, limits)
+    lang, tokens = reading.lang, reading.tokens
     spotted = matcher.lexicon.spot(tokens, lang, caches)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, spotted))
-    concepts = _implied(matcher, hits)
-    stated = _stated(matcher, text, parts, tokens, hits, log, lang, caches)
+    hits = told_now(matcher.sentences, reading, hits)
+    hits = near_the_failure(matcher.sentences, reading, hits)
+    reader = matcher.sentences
+    hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
+    concepts = _implied(matcher, hits, reading)
+    stated = _stated(matcher, text, parts, reading, hits, log, caches)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)
     features = _features(text, stated, log, families)
@@ -175,51 +189,23 @@ def understand(
     )
 
 
-def _implied(matcher: Matcher, hits: list[Hit]) -> set[str]:
-    """The concepts of the hits, and those `intents.yaml` `implies` adds."""
-    concepts = {h.concept for h in hits}
-    for needed, then in matcher.implies:
-        if needed <= concepts:
-            concepts.add(then)
-    return concepts
-
-
-# A sentence: up to a question or exclamation mark, a full stop before a space, or a line end (a dot inside a
-# word, as in `wan2.1` or `1.5`, ends nothing).
-_SENTENCE = re.compile(r"(?:[^?\uff1f!.\n]|\.(?!\s|$))*(?:[?\uff1f!]+|\.|\n|$)")
-
-
-def asked_tokens(analyzer: Analyzer, text: str, lang: str | None, limit: int, caches: Caches) -> frozenset[int]:
-    """The positions (in the text's tokens) of the tokens of its sentences that end in a question mark: "GC is
-    off. Why does it OOM?" asks about the OOM, not about GC. Tokens split the same sentence by sentence as
-    in the whole text (a word's tokens depend on the word only)."""
-    if "?" not in text and "\uff1f" not in text:
-        return frozenset()
-    out: list[int] = []
-    start = 0
-    for m in _SENTENCE.finditer(text):
-        sentence = m.group(0)
-        if start >= limit:
-            break
-        if not sentence:
-            continue
-        count = len(analyzer.tokens(sentence, lang, c=caches)[1])
-        if "?" in sentence or "\uff1f" in sentence:
-            out.extend(range(start, min(start + count, limit)))
-        start += count
-    return frozenset(out)
+def _implied(matcher: Matcher, hits: list[Hit], reading: Reading) -> set[str]:
+    """The concepts of the hits, and those `intents.yaml` `implies` adds: from one sentence's concepts, or from
+    the whole text's for an implication said `across` sentences."""
+    by_sentence: dict[int, set[str]] = {}
+    for h in hits:
+        by_sentence.setdefault(reading.sentence_of(h.start), set()).add(h.concept)
+    concepts = set().union(*(implied(c, matcher.implies) for c in by_sentence.values()))
+    return implied(concepts, matcher.sentences.across)
 
 
 def _stated(
-    matcher: Matcher, text: str, parts: Parts, tokens: list[Token], hits: list[Hit], log: LogReading,
-    lang: str | None, caches: Caches,
+    matcher: Matcher, text: str, parts: Parts, reading: Reading, hits: list[Hit], log: LogReading, caches: Caches,
 ) -> Stated:
     """The context the text states; in a pasted log, the step from the progress bars or the user's first line."""
-    prose = parts.prose
+    prose, lang = parts.prose, reading.lang
     # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
-    concepts = {h.concept for h in hits}
-    asked = asked_tokens(matcher.analyzer, prose, lang, len(tokens), caches) if "gc" in concepts else frozenset()
-    stated = stated_context(tokens, hits, parts.log_like, asked, failed=parts.log_like)
+    stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like)
     if parts.lead is not None and "\n" in text.strip():
         # In a log, "step" appears in messages ("OOM during training step 3 times"): trust the progress
         # bars, else what the user's own first line says.

@@ -104,6 +104,12 @@ def duplicate_step(root: Path) -> set[str]:
     return {yaml.safe_load((root / "structure/steps.yaml").read_text(encoding="utf-8"))[-1]["id"]}
 
 
+def unknown_sentence_event(root: Path) -> set[str]:
+    edit_yaml(root, "structure/intents.yaml", lambda data: data["sentences"]["events"].append("no_such_concept"))
+    events = yaml.safe_load((root / "structure/intents.yaml").read_text(encoding="utf-8"))["sentences"]["events"]
+    return {f"sentences.events.{len(events) - 1}"}
+
+
 def unknown_section(root: Path) -> set[str]:
     i = position(root, "structure/steps.yaml", "check-rank")
     edit_yaml(root, "structure/steps.yaml", lambda data: data[i].update(section="no-such-section"))
@@ -241,6 +247,7 @@ CASES = [
     Case("dangling-reference", "dangling-reference", "structure/steps.yaml", unknown_section),
     Case("dangling-reference-builder", "dangling-reference", "structure/steps.yaml", unknown_builder),
     Case("dangling-reference-stemmer", "dangling-reference", "text/fr/profile.yaml", unknown_stemmer),
+    Case("dangling-reference-sentences", "dangling-reference", "structure/intents.yaml", unknown_sentence_event),
     Case("missing-text", "missing-text", "text/es/steps.yaml", drop_step_text),
     Case("extra-text", "extra-text", "text/ko/symptoms.yaml", add_unknown_symptom),
     Case("list-length", "list-length", "text/fr/guides/gradient-checkpointing-oom.yaml", add_list_item),

@@ -1,0 +1,44 @@
+"""The model of how a language's words are read (content layer): `text/<lang>/profile.yaml`, its grammar as data."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from .sentence_models import Affix, Key, SentenceMarkers
+
+ProfileWord = Annotated[str, StringConstraints(pattern=r"^[^\s\d]{1,32}$")]
+
+
+class LanguageProfile(BaseModel):
+    """How a language's words are read (`text/<lang>/profile.yaml`): its grammar as data, so that a language
+    is added without code.
+
+    - `stemmer`: the Snowball algorithm (PyStemmer's name, `english`, `italian`), or none;
+    - `script`: `latin` (words and numbers) or `hangul` (a Hangul word is this language's, whatever the query);
+    - `split`: `spaces`, or `known_words` for a language written without spaces (split before each known word);
+    - `endings`: particles and endings stripped from a word's end to reach its stem, the longest that fits first;
+    - `restore_endings`: an accent-folded ending -> the written ending the stemmer reads, tried in order;
+    - `ordinal_suffixes`: what follows a digit in an ordinal (`2nd`, `2º`, `2e`, `2te`);
+    - `counter_words`: what joins a step and a total in a progress counter (`2 of 3000`, `2 sur 3000`);
+    - `numbers`: number and ordinal words (`two`, `second`, `두 번째`) and their value;
+    - `separable`: a verb whose particle ends its clause ("geht mir der VRAM aus"): particle -> the joined verb
+      -> its finite forms; the particle is read as the joined verb (`ausgehen`, run out), not on its own (`aus`,
+      off), when one of the forms comes before it in the clause. `clause_words` start a clause (`und`, `weil`).
+    - `sentences`: the markers of a sentence's status (question, past, hypothetical, negated).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    stemmer: Key | None
+    script: Literal["latin", "hangul"]
+    split: Literal["spaces", "known_words"] = "spaces"
+    endings: tuple[Affix, ...] = ()
+    restore_endings: dict[Affix, Affix] = {}
+    ordinal_suffixes: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,8}$")], ...] = ()
+    counter_words: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,16}$")], ...] = ()
+    numbers: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=1000)]]
+    separable: dict[ProfileWord, dict[ProfileWord, tuple[ProfileWord, ...]]] = {}
+    clause_words: tuple[ProfileWord, ...] = ()
+    sentences: SentenceMarkers = SentenceMarkers()

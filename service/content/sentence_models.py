@@ -1,0 +1,61 @@
+"""Models of sentence-level reading (content layer): the markers of a sentence's status per language
+(`text/<lang>/profile.yaml` `sentences`) and how sentences weigh (`structure/intents.yaml` `sentences`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Key = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+Affix = Annotated[str, StringConstraints(min_length=1, max_length=16)]
+Marker = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+
+
+class SentenceMarkers(BaseModel):
+    """What tells a sentence's status in one language (`understanding/sentences.py`): words and phrases, matched
+    as the language's stream reads them (stems; a Hangul marker as the start of a word).
+
+    - `question`: a question without a question mark ("any idea why", "alguien sabe");
+    - `aside`: the sentence is a side remark ("by the way", "another thing:", "unrelated"), even when it asks;
+    - `past`: the event told is over ("last week", "before the update", "used to");
+    - `present`: the sentence tells the state now, whatever past it names ("now", "since then");
+    - `hypothetical`: the few words after it are supposed, feared or reported ("in case", "I'm afraid", "would",
+      "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`);
+    - `negation`: the few words after it are denied ("no OOM", "didn't crash", "not out of memory"), and
+      `negation_after` the few words before it (Korean `OOM은 없어요`);
+    - `question_endings`, `sentence_endings`: word endings that ask, and that close a sentence written without a
+      full stop (Korean `~까요`, `~어요`);
+    - `reach`: how many words a hypothetical or a negation reaches ("no OOM" one, "no idea why it OOMs" is no
+      denied OOM).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    question: tuple[Marker, ...] = ()
+    aside: tuple[Marker, ...] = ()
+    past: tuple[Marker, ...] = ()
+    present: tuple[Marker, ...] = ()
+    hypothetical: tuple[Marker, ...] = ()
+    hypothetical_after: tuple[Marker, ...] = ()
+    negation: tuple[Marker, ...] = ()
+    negation_after: tuple[Marker, ...] = ()
+    question_endings: tuple[Affix, ...] = ()
+    sentence_endings: tuple[Affix, ...] = ()
+    reach: Annotated[int, Field(ge=1, le=8)] = 3
+
+
+class SentenceRules(BaseModel):
+    """How sentences weigh (`understanding/sentences.py`): `events` told only in past, hypothetical or negated
+    words are not the present state; a sentence with one of `told` tells a symptom of the guide, so one of
+    `asides` (an `outside` subject) in a sentence of its own is a side remark; sentences with a `cues` word (or a
+    question) fill the token budget of a long text first."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    events: tuple[Key, ...] = ()
+    told: tuple[Key, ...] = ()
+    asides: tuple[Key, ...] = ()
+    cues: tuple[Key, ...] = ()
+    qualifiers: tuple[Key, ...] = ()
+    near: int = 1

@@ -1,0 +1,398 @@
+"""Sentence-level reading (engine layer): a text read as sentences, each with its status, within one token budget.
+
+A long post tells several things: the present state, what happened before, what the user fears, what did not
+happen, a side remark, and a question. `read_sentences` splits the user's words into sentences (full stops,
+question marks, line ends, Korean endings), picks which of them fill the token budget (`limits.tokens`: the
+questions and the sentences with a symptom word first, so a long post's question at its end is never cut) and
+reads them in the text's order. Each token then knows its sentence, whether that sentence asks, and whether the
+event it tells is past (a marker's sentence, up to a marker of the present), supposed or feared, or denied (the few
+words a hypothetical or a negation reaches); `told_now` drops the events (`intents.yaml` `sentences.events`) that
+are not the present state.
+
+The markers are data: `knowledge/text/<lang>/profile.yaml` `sentences` (`content.sentence_models.SentenceMarkers`),
+matched in the stream of the text's language as the analyzer reads it (stems; a Hangul marker as a word's start).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from ..content.models import Content, SentenceMarkers, SentenceRules
+from .analysis import Analyzer, Token, join_separable
+from .caches import NO_CACHE, Caches
+from .lexicon import Hit
+from .limits import DEFAULT_LIMITS, WorkLimits
+from .normalize import is_hangul, normalize, split_tokens
+
+# Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
+# inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
+# matches a whole sentence keeps a backtracking stack as long as the sentence (a 20,000-character query).
+_END = re.compile(r"[?\uff1f!]+|\.(?=\s|$)|\n")
+# Where a clause ends inside a sentence: a comma, a semicolon, a colon or a bracket before a space, a dash between
+# spaces ("no errors, OOM at step 3": the negation does not reach past the comma).
+_CLAUSE = re.compile(r"[,;:)(](?=\s)|\s[-\u2013\u2014]\s")
+_HANGUL = re.compile("[\uac00-\ud7a3]")
+SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
+
+_REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1}  # the way it reaches
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    start: int  # its first token in the tokens read
+    end: int  # exclusive
+    question: bool  # it asks (a question mark, a question marker or ending)
+    marked: bool  # it ends in a question mark
+    cue: bool  # it holds a symptom word (read first in a long text)
+    clauses: tuple[int, ...] = ()  # the first token of each clause after the first (after a comma, a colon, ...)
+    aside: bool = False  # it says it is an aside ("by the way", "another thing:", "unrelated")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    lang: str | None
+    tokens: list[Token]
+    sentences: tuple[Sentence, ...]
+    reach: int  # words a hypothetical or a negation reaches, in the text's language
+    past: frozenset[int]  # tokens told as past ("last week it OOMed at step 2")
+    reaching: tuple[tuple[int, int, int], ...]  # (first token, end, direction) of each hypothetical or negation
+    of: tuple[int, ...]  # per token, its sentence
+
+    def reached(self, hits: list[Hit]) -> frozenset[int]:
+        """The tokens a hypothetical or a negation reaches ("I'm afraid of an OOM", "no OOM", `OOM은 없어요`):
+        up to `reach` words after it (or before it), within its clause. A marker inside a longer phrase of the
+        vocabulary is read as that phrase ("didn't fix", "doesn't stop": the failure goes on)."""
+        if not self.reaching:
+            return frozenset()
+        phrases = [(h.start, h.end) for h in hits if h.end - h.start > 1]
+        out: set[int] = set()
+        for start, end, direction in self.reaching:
+            if any(a < end and start < b and (a < start or b > end) for a, b in phrases):
+                continue  # the marker is part of a longer phrase
+            out.update(range(end, self._bound(end, direction)) if direction > 0 else
+                       range(self._bound(start, direction), start))
+        return frozenset(out)
+
+    def _bound(self, i: int, direction: int) -> int:
+        """The end (direction 1) or the start (-1) of what a marker at `i` reaches in its clause."""
+        sentence = self.sentences[self.sentence_of(min(i, len(self.tokens) - 1))]
+        if direction > 0:
+            stop = min((c for c in sentence.clauses if c >= i), default=sentence.end)
+            return min(stop, i + self.reach)
+        start = max((c for c in sentence.clauses if c <= i - 1), default=sentence.start)
+        return max(start, i - self.reach)
+
+    def sentence_of(self, i: int) -> int:
+        """The sentence of token `i` (the last one for a position past the end)."""
+        return self.of[i] if i < len(self.of) else len(self.sentences) - 1
+
+    def asked(self) -> frozenset[int]:
+        """The tokens of the sentences that end in a question mark ("GC is off. Why does it OOM?")."""
+        return frozenset(i for s in self.sentences if s.marked for i in range(s.start, s.end))
+
+
+# A marker table: first form -> the marker phrases (forms) starting with it, longest first, and their kind.
+_Table = dict[str, tuple[tuple[tuple[str, ...], str], ...]]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Language:
+    stream: int
+    hangul: bool
+    table: _Table
+    question_endings: tuple[str, ...]
+    sentence_endings: tuple[str, ...]
+    cues: frozenset[str]  # forms of the symptom words (`rules.cues`) in this language's stream
+    reach: int  # words a hypothetical or a negation reaches
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SentenceReader:
+    """The compiled markers of every language and the sentence rules (index layer; read-only)."""
+
+    analyzer: Analyzer
+    rules: SentenceRules
+    told: frozenset[str]  # concepts that tell a symptom of the guide (`rules.told`)
+    asides: frozenset[str]  # other subjects a sentence of its own may name aside (`rules.asides`)
+    across: tuple[tuple[frozenset[str], str], ...]  # the implications said across sentences (`implies` `across`)
+    languages: Mapping[str, _Language]
+    default: str  # the language whose markers read a text of no known language
+
+    def language(self, lang: str | None) -> _Language:
+        return self.languages.get(lang or "", self.languages[self.default])
+
+
+def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE) -> SentenceReader:
+    """Marker tables per language from the profiles, cue forms from the vocabularies of `sentences.cues`."""
+    languages = {}
+    cue_concepts = set(content.intents.sentences.cues)
+    for lang, profile in content.profiles.items():
+        markers = profile.sentences
+        stream = analyzer.stream_of(lang)
+        hangul = profile.script == "hangul"
+        table: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for kind, phrases in _kinds(markers):
+            for phrase in phrases:
+                forms = tuple(normalize(w) for w in split_tokens(normalize(phrase))) if hangul else \
+                    analyzer.phrase_forms(lang, phrase, caches)
+                if forms:
+                    table.setdefault(forms[0], []).append((forms, kind))
+        cues = {
+            analyzer.phrase_forms(lang, phrase, caches)[0]
+            for concept, phrases in content.texts[lang].vocabulary.concepts.items() if concept in cue_concepts
+            for phrase in phrases if len(split_tokens(normalize(phrase))) == 1
+        }
+        languages[lang] = _Language(
+            stream=stream,
+            hangul=hangul,
+            table={k: tuple(sorted(v, key=lambda p: -len(p[0]))) for k, v in table.items()},
+            question_endings=tuple(normalize(e) for e in markers.question_endings),
+            sentence_endings=tuple(normalize(e) for e in markers.sentence_endings),
+            cues=frozenset(cues),
+            reach=markers.reach,
+        )
+    rules = content.intents.sentences
+    across = tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across)
+    return SentenceReader(analyzer, rules, frozenset(rules.told), frozenset(rules.asides), across, languages,
+                          content.languages.default)
+
+
+_KINDS = ("question", "aside", "past", "present", "hypothetical", "hypothetical_after", "negation", "negation_after")
+
+
+def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:
+    return ((kind, getattr(markers, kind)) for kind in _KINDS)
+
+
+# --- reading -------------------------------------------------------------------------------------------------
+
+
+def read_sentences(
+    reader: SentenceReader, prose: str, hint: str | None = None, lead: str | None = None, c: Caches = NO_CACHE,
+    limits: WorkLimits = DEFAULT_LIMITS,
+) -> Reading:
+    """The text's language and the tokens of the sentences that fill the budget, with each one's status. As the
+    analyzer does, a text is read within its first `tokens x 64` characters."""
+    analyzer = reader.analyzer
+    # Each sentence's words, clause by clause (normalized once; a word never spans a clause end), up to `SCAN`
+    # budgets of words: a text of thousands of one-word sentences costs no more than a long post.
+    texts: list[str] = []
+    clauses: list[list[list[str]]] = []
+    words: list[list[str]] = []
+    seen: list[str] = []
+    for text in split_sentences(prose[: limits.tokens * 64], reader):
+        if len(seen) >= SCAN * limits.tokens:
+            break
+        texts.append(text)
+        clauses.append([split_tokens(normalize(part)) for part in _CLAUSE.split(text)])
+        words.append([w for part in clauses[-1] for w in part])
+        seen.extend(words[-1])
+    lang = analyzer.detect_language(split_tokens(normalize(lead))[: SCAN * limits.tokens] if lead else seen, hint)
+    language = reader.language(lang)
+    join_separable(analyzer.profiles.get(lang or ""), texts, clauses, words)
+    chosen, cued = _choose(words, texts, language, analyzer, limits.tokens)
+    tokens: list[Token] = []
+    sentences: list[Sentence] = []
+    corrections = limits.corrections
+    for k in sorted(chosen):
+        start = len(tokens)
+        ends = []
+        left = chosen[k]
+        for part in clauses[k]:
+            part = part[:left]
+            if not part:
+                continue
+            left -= len(part)
+            if len(tokens) > start:
+                ends.append(len(tokens))
+            read, corrections = analyzer.read(part, lang, c, limits, corrections)
+            tokens.extend(read)
+        if len(tokens) == start:
+            continue
+        marked = "?" in texts[k] or "\uff1f" in texts[k]
+        question = marked or _ends_asking(words[k], language)
+        sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends)))
+    past, reaching, asking, aside = _status(tokens, sentences, language)
+    sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
+    of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
+    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of)
+
+
+def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator[str]:
+    """A text's sentences, one by one (ended as `_END` says); a Hangul sentence is also closed by a word with a
+    sentence ending (`들었어요 ㅋㅋ wan 2.1로 ...`: Korean posts often have no full stops).
+
+    >>> list(split_sentences("GC is off. Why does it OOM at step 2?\\nthanks"))
+    ['GC is off.', ' Why does it OOM at step 2?', 'thanks']
+    """
+    endings = tuple(e for lang in (reader.languages.values() if reader else ()) for e in lang.sentence_endings)
+    for sentence in _pieces(text):
+        if not sentence.strip():
+            continue
+        if endings and _HANGUL.search(sentence) is not None:
+            yield from _korean_sentences(sentence, endings)
+        else:
+            yield sentence
+
+
+def _pieces(text: str) -> Iterable[str]:
+    start = 0
+    for m in _END.finditer(text):
+        yield text[start : m.end()]
+        start = m.end()
+    if start < len(text):
+        yield text[start:]
+
+
+def _korean_sentences(sentence: str, endings: tuple[str, ...]) -> list[str]:
+    pieces: list[str] = []
+    current: list[str] = []
+    for word in sentence.split(" "):
+        current.append(word)
+        bare = word.rstrip("~!.,ㅋㅎㅠㅜ^")
+        if is_hangul(bare[-1:]) and bare.endswith(endings):
+            pieces.append(" ".join(current))
+            current = []
+    if current and " ".join(current).strip():
+        pieces.append(" ".join(current))
+    return pieces
+
+
+def _ends_asking(words: Sequence[str], language: _Language) -> bool:
+    """A Korean question without a question mark: its last Hangul word ends asking (`~까요`, `~나요`)."""
+    for word in reversed(words):
+        if is_hangul(word):
+            return word.endswith(language.question_endings) if language.question_endings else False
+    return False
+
+
+def _choose(
+    words: list[list[str]], texts: list[str], language: _Language, analyzer: Analyzer, budget: int,
+) -> tuple[dict[int, int], frozenset[int]]:
+    """Sentence index -> how many of its words are read, and the sentences found to hold a symptom word. A text
+    within the budget is read whole; a longer one reads its questions first, then the sentences with a symptom
+    word, then the rest, each in the text's order (`words` holds `SCAN` budgets of words at most)."""
+    if sum(len(w) for w in words) <= budget:
+        return {k: len(w) for k, w in enumerate(words)}, frozenset()
+    asking = {k for k, t in enumerate(texts) if "?" in t or "\uff1f" in t or _ends_asking(words[k], language)}
+    cued = frozenset(k for k in range(len(words)) if k not in asking and _has_cue(words[k], language, analyzer))
+    chosen: dict[int, int] = {}
+    left = budget
+    for k in sorted(range(len(words)), key=lambda k: (k not in asking, k not in cued, k)):
+        if left <= 0:
+            break
+        chosen[k] = min(len(words[k]), left)
+        left -= chosen[k]
+    return chosen, cued
+
+
+def _has_cue(words: Sequence[str], language: _Language, analyzer: Analyzer) -> bool:
+    """A symptom word among the sentence's words, read cheaply (a stem or Hangul form, no typo correction; not
+    remembered: a word of a sentence that is not read leaves nothing in the caches)."""
+    profile = analyzer.profiles[analyzer.streams[language.stream]]
+    for word in words:
+        form = analyzer.korean_form(word) if is_hangul(word) else profile.stem(word)
+        if form in language.cues:
+            return True
+    return False
+
+
+def _status(
+    tokens: list[Token], sentences: list[Sentence], language: _Language,
+) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool]]:
+    """The tokens told as past; each hypothetical or negation marker (start, end, direction); per sentence,
+    whether a question marker is in it, and whether an aside marker is.
+
+    A marker of the past makes past the words of its clause, up to a marker of the present or a contrast ("I used
+    to get OOMs but now it is slow"); a marker alone in its clause ("Previously, it OOMed") the rest of the sentence.
+    Another clause keeps its own time ("it worked before the update, after it OOMs at step 1": present)."""
+    past: set[int] = set()
+    reaching: list[tuple[int, int, int]] = []
+    asking = [False] * len(sentences)
+    aside = [False] * len(sentences)
+    for k, s in enumerate(sentences):
+        marks = _markers(tokens, s.start, s.end, language)
+        asking[k] = any(kind == "question" for _, kind, _ in marks)
+        aside[k] = any(kind == "aside" for _, kind, _ in marks)
+        bounds = (s.start, *s.clauses, s.end)
+        presents = [i for i, kind, _ in marks if kind == "present"]
+        for i, kind, end in marks:
+            if kind != "past":
+                continue
+            c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
+            start, stop = bounds[c], bounds[c + 1]
+            if start == i and end == stop:
+                stop = s.end  # "Previously, ...": the marker alone in its clause sets the time of the sentence
+            stop = min([p for p in presents if end <= p < stop] or [stop])
+            past.update(range(start, stop))
+        reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
+    return frozenset(past), tuple(reaching), asking, aside
+
+
+def _markers(tokens: list[Token], start: int, end: int, language: _Language) -> list[tuple[int, str, int]]:
+    """(position, kind, end) of each marker in tokens[start:end], the longest at each position."""
+    out = []
+    table, stream, hangul = language.table, language.stream, language.hangul
+    i = start
+    while i < end:
+        token = tokens[i]
+        found = None
+        # A Latin word starts a marker by its form, in a loop of one; a Hangul word by its first syllables.
+        for form in _lookups(token, language) if token.hangul and hangul else (token.forms[stream],):
+            candidates = table.get(form)
+            if candidates is None:
+                continue
+            for forms, kind in candidates:
+                n = len(forms)
+                if i + n <= end and all(_matches(tokens[i + j], forms[j], stream, hangul) for j in range(1, n)):
+                    found = (i, kind, i + n)
+                    break
+            if found:
+                break
+        if found:
+            out.append(found)
+            i = found[2]
+        else:
+            i += 1
+    return out
+
+
+def _lookups(token: Token, language: _Language) -> tuple[str, ...]:
+    """The keys a Hangul word may start a marker with: its first syllables (one syllable only as the whole word)."""
+    word = token.text
+    return tuple(word[:n] for n in range(min(len(word), 4), 0, -1) if n == len(word) or n > 1)
+
+
+def _matches(token: Token, form: str, stream: int, hangul: bool) -> bool:
+    if token.hangul and hangul:
+        return token.text == form or (len(form) > 1 and token.text.startswith(form))
+    return token.forms[stream] == form
+
+
+# --- what the sentences change -----------------------------------------------------------------------------
+
+
+def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the events told only as past, supposed or denied ("a past OOM in a post about speed",
+    "I'm afraid of an OOM", "it didn't crash"): those are not the present state."""
+    events = reader.rules.events
+    if not events or not (reading.past or reading.reaching):
+        return hits
+    gone = reading.past | reading.reached(hits)
+    return [h for h in hits if h.concept not in events or h.start not in gone]
+
+
+def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the failure's qualifiers (`sentences.qualifiers`: when, where, how often it fails) told
+    far from every sentence that tells the failure (more than `sentences.near` sentences away): in "I'm new to this
+    (...) it crashed with CUDA out of memory", being new is no first-step OOM."""
+    rules = reader.rules
+    if not rules.qualifiers or len(reading.sentences) < 3:
+        return hits
+    failing = {reading.sentence_of(h.start) for h in hits if h.concept in rules.events}
+    if not failing:
+        return hits
+    return [h for h in hits if h.concept not in rules.qualifiers
+            or any(abs(reading.sentence_of(h.start) - k) <= rules.near for k in failing)]
