@@ -1,0 +1,137 @@
+"""Issue 12, round 2 (outcomes): weak results told by their outcome, a question about duration, support and feature
+questions, the GPU's memory told as exceeded, host RAM told plainly. Each mechanism on sentences written for the
+test, in several languages (none is a line of the real-message corpora)."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from remedy.index.build import Index
+from remedy.understanding.matcher import Understanding, understand
+
+
+def _symptom(u: Understanding) -> str | None:
+    return next((s.id for s in u.ranked if s.kind == "symptom"), None)
+
+
+# --- 1. weak results told by their outcome -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "after training my lora every image shows a completely different person"),
+    ("en", "the trained lora gives me the wrong person every time"),
+    ("en", "I generated two images, one with and one without the lora, and they are identical"),
+    ("en", "the lora is not doing anything to my generations"),
+    ("en", "my outputs are unrelated to the training data"),
+    ("en", "the lora ignores my trigger word, the results are plain base model"),
+    ("es", "después de entrenar la lora los resultados son personas completamente diferentes"),
+    ("es", "la lora ignora la palabra clave, los resultados no tienen nada que ver"),
+    ("pt", "treinei a lora e os resultados mostram outra pessoa"),
+    ("pt", "as imagens com ou sem a lora não têm nenhuma diferença"),
+    ("fr", "après l'entraînement, mes résultats montrent une autre personne"),
+    ("fr", "la lora ne fait rien, aucune différence sur les images"),
+    ("de", "nach dem Training zeigen die Ergebnisse eine andere Person"),
+    ("de", "die Bilder mit oder ohne LoRA: kein Unterschied"),
+    ("ko", "로라 학습하고 나니 결과물에 완전 다른 사람이 나와요"),
+    ("ko", "학습 데이터와 상관없는 이미지가 나와요"),
+])
+def test_an_outcome_told_is_weak_samples(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "weak" in u.concepts
+    assert _symptom(u) == "weak-samples"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "after training the samples look great, exactly the right person"),
+    ("fr", "les résultats sont superbes, ça ressemble parfaitement"),
+])
+def test_a_good_outcome_is_no_weak_result(index: Index, lang: str, text: str) -> None:
+    assert "weak" not in understand(index.matcher, text, lang).concepts
+
+
+# --- 2. a question about expected duration is no slowness complaint ------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "how long does it take to train a video lora on a 3090?"),
+    ("en", "what is the expected runtime for 4000 steps on a 4090?"),
+    ("es", "¿cuánto tarda entrenar una lora de video en una 4090?"),
+    ("pt", "quanto tempo demora pra treinar uma lora na 4090?"),
+    ("fr", "combien de temps ça prend pour entraîner une lora sur une 4090 ?"),
+    ("de", "wie lange dauert das Training einer LoRA auf einer 4090?"),
+    ("ko", "4090에서 로라 학습하는데 얼마나 걸리나요?"),
+])
+def test_a_duration_question_has_no_answer(client: TestClient, lang: str, text: str) -> None:
+    d = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
+    assert d["match"] == "none" and d["symptom"] is None
+    assert client.get("/v1/search", params={"q": text, "lang": lang}).json()["match"] == "none"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "it takes 20 hours for 3000 steps, is that normal?"),
+    ("en", "how long should it take? mine takes 30 hours on a 4090"),
+    ("es", "¿cuánto tiempo debería tardar? a mí me tarda 20 horas"),
+    ("fr", "combien de temps ça devrait prendre ? chez moi ça prend 20 heures, trop lent"),
+    ("de", "wie lange sollte das dauern? bei mir dauert es 20 Stunden"),
+    ("ko", "학습이 보통 얼마나 걸리나요? 제 학습은 너무 느려요, 하루 종일 걸려요"),
+])
+def test_a_duration_told_as_ones_own_stays_slow_training(index: Index, lang: str, text: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == "slow-training"
+
+
+# --- 3. support and feature questions ------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Does it support LoRAs?"),
+    ("en", "Lora support?"),
+    ("en", "any plans to support Flux Kontext?"),
+    ("en", "please include the RAM requirement in the readme"),
+    ("en", "is it supposed to run on a 12gb card?"),
+    ("es", "¿soporta loras de video?"),
+    ("pt", "tem suporte para loras de vídeo?"),
+    ("fr", "est-ce que ça supporte les lora vidéo ?"),
+    ("de", "unterstützt es Video-LoRAs?"),
+    ("ko", "비디오 로라 지원 여부가 궁금해요"),
+])
+def test_a_support_question_has_no_answer(client: TestClient, lang: str, text: str) -> None:
+    d = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
+    assert d["match"] == "none"
+    assert client.get("/v1/search", params={"q": text, "lang": lang}).json()["match"] != "confident"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Does it support LoRAs? I get CUDA out of memory at step 2"),
+    ("en", "I can't get it under the vram limit whatever I do, is it supposed to run on a 12gb card?"),
+])
+def test_a_failure_told_beside_a_support_question_is_answered(index: Index, lang: str, text: str) -> None:
+    assert (_symptom(understand(index.matcher, text, lang)) or "").startswith("oom-")
+
+
+# --- 4. the GPU's memory told as exceeded; host RAM told plainly ---------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the training exceeds my vram on every run"),
+    ("es", "el entrenamiento supera la vram en cada intento"),
+    ("fr", "l'entraînement dépasse la vram à chaque fois"),
+    ("de", "das Training sprengt den VRAM jedes Mal"),
+    ("ko", "학습할 때마다 vram 초과가 나요"),
+])
+def test_the_gpu_memory_exceeded_is_an_oom(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "oom" in u.concepts and (_symptom(u) or "").startswith("oom-")
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "training gives OOM on system RAM while loading the model"),
+    ("en", "what is the RAM requirement to train flux?"),
+    ("es", "¿cuál es el requisito de ram para entrenar flux?"),
+    ("fr", "quel est le besoin en ram pour entraîner flux ?"),
+    ("de", "welche RAM-Anforderungen hat das Training von Flux?"),
+])
+def test_host_ram_told_plainly_is_no_gpu_oom(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert not u.in_domain and _symptom(u) is None
+
+
+def test_faster_without_exceeding_vram_states_no_oom(index: Index) -> None:
+    u = understand(index.matcher, "how can I train faster without exceeding my vram?", "en")
+    assert "oom" not in u.concepts and _symptom(u) == "slow-training"
