@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
+from remedy.understanding.lexicon import size_width
 from remedy.understanding.matcher import Understanding, understand
 
 
@@ -135,3 +136,35 @@ def test_host_ram_told_plainly_is_no_gpu_oom(index: Index, lang: str, text: str)
 def test_faster_without_exceeding_vram_states_no_oom(index: Index) -> None:
     u = understand(index.matcher, "how can I train faster without exceeding my vram?", "en")
     assert "oom" not in u.concepts and _symptom(u) == "slow-training"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the job uses all 64GB of system RAM and then it crashes"),
+    ("en", "training eats all 64 GB of my RAM before it dies"),
+    ("es", "el entrenamiento usa los 64gb de ram y se cuelga"),
+    ("fr", "l'entraînement utilise les 64 Go de ram et plante"),
+    ("de", "das Training frisst die ganzen 64 GB Arbeitsspeicher und stürzt ab"),
+])
+def test_a_size_inside_a_host_ram_phrase_is_read(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "host_ram" in u.concepts and not u.in_domain
+
+
+def test_a_spec_line_with_a_ram_size_is_no_host_ram_veto(index: Index) -> None:
+    u = understand(index.matcher, "OOM at step 2 on my 4090, 64GB RAM, 24GB VRAM", "en")
+    assert "host_ram" not in u.concepts and _symptom(u) == "oom-early-steps"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "training ooms on system ram and prints CUDA error: out of memory"),
+    ("es", "el entrenamiento se queda sin ram del sistema y sale CUDA error: out of memory"),
+    ("de", "beim Training OOM im Arbeitsspeicher, danach CUDA error: out of memory"),
+])
+def test_an_oom_told_of_the_system_ram_is_no_gpu_oom(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert not u.in_domain and _symptom(u) is None
+
+
+def test_the_size_slot_spans_one_or_two_words(index: Index) -> None:
+    _, tokens = index.matcher.analyzer.tokens("all 64gb of 64 GB and 64 apples", "en")
+    assert [size_width(tokens, i) for i in range(len(tokens))] == [0, 1, 0, 2, 0, 0, 0, 0]
