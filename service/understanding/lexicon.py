@@ -1,8 +1,8 @@
 """Concept lookup tables compiled from every language's vocabulary (index layer), and concept spotting.
 
-A phrase of language L is stored as the forms stream L gives it (the word `ngb` in a phrase: any memory size); a query
-is looked up in every stream, so
-`turned off`, `desactivado`, `ausgeschaltet` and `꺼짐` all give the concept `off`.
+A phrase of language L is stored as the forms stream L gives it; a query is looked up in every stream, so
+`turned off`, `desactivado`, `ausgeschaltet` and `꺼짐` all give the concept `off`. The word `ngb` in a phrase stands
+for any memory size (`SIZE_SLOT`).
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ class Lexicon:
                         phrases_by_stream[stream].setdefault(forms, set()).add(concept)
                         self.max_len = max(self.max_len, len(forms))
         self.roots = tuple(_trie(phrases) for phrases in phrases_by_stream)
-        # (stream, next forms) of the phrases that start with a size
-        self.after_size = tuple((s, root[SIZE_SLOT][1]) for s, root in enumerate(self.roots) if SIZE_SLOT in root)
+        # (stream, node) of the phrases that start with a size
+        self.after_size = tuple((s, root[SIZE_SLOT]) for s, root in enumerate(self.roots) if SIZE_SLOT in root)
 
     def starting(self, token: Token, own: int | None, c: Caches = NO_CACHE) -> _Starts:
         """What can start at this token when the query's own stream is `own`: the concepts of one-word phrases
@@ -105,9 +105,12 @@ class Lexicon:
                     hits.append(Hit(concept, i, i + 1))
                 continue
             starts = [(s, foreign_stream, after, i + 1) for s, foreign_stream, after in walks]
-            if width:  # a phrase that starts with a size: walked from after the size's own tokens
-                starts.extend((s, False, after, i + width) for s, after in self.after_size)
             longer: dict[int, set[str]] = {}
+            if width:  # a phrase that starts with a size: walked from after the size's own tokens
+                for s, (concepts, after) in self.after_size:
+                    if concepts:
+                        longer.setdefault(width, set()).update(concepts)
+                    starts.append((s, False, after, i + width))
             for s, foreign_stream, after, j in starts:
                 while after and j < count:
                     tok = tokens[j]

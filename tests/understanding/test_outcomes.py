@@ -168,3 +168,25 @@ def test_an_oom_told_of_the_system_ram_is_no_gpu_oom(index: Index, lang: str, te
 def test_the_size_slot_spans_one_or_two_words(index: Index) -> None:
     _, tokens = index.matcher.analyzer.tokens("all 64gb of 64 GB and 64 apples", "en")
     assert [size_width(tokens, i) for i in range(len(tokens))] == [0, 1, 0, 2, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "colab free tier has 12gb ram, the training crashes"),
+    ("en", "my machine: 2x 3090, 128GB of memory, the training crashes at step 3"),
+    ("es", "tengo 32 GB de RAM y el entrenamiento se cuelga"),
+    ("pt", "meu pc tem 16 GB de RAM e o treino trava"),
+    ("fr", "j'ai 32 Go de RAM et l'entraînement plante"),
+    ("de", "ich habe 32 GB Arbeitsspeicher und das Training stürzt ab"),
+])
+def test_a_machine_ram_beside_a_crash_is_no_gpu_oom(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "ram_size" in u.concepts and "memory" not in u.concepts and not u.in_domain
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("en", "5070 ti 16gb vram, 64 gb RAM, always CUDA out of memory", "oom-general"),
+    ("en", "4090 24gb, 64gb ram, the training is really slow", "slow-training"),
+    ("de", "4090, 64 GB Arbeitsspeicher, OOM bei Schritt 2", "oom-early-steps"),
+])
+def test_a_machine_ram_beside_a_told_symptom_keeps_it(index: Index, lang: str, text: str, symptom: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == symptom
