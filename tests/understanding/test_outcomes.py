@@ -190,3 +190,23 @@ def test_a_machine_ram_beside_a_crash_is_no_gpu_oom(index: Index, lang: str, tex
 ])
 def test_a_machine_ram_beside_a_told_symptom_keeps_it(index: Index, lang: str, text: str, symptom: str) -> None:
     assert _symptom(understand(index.matcher, text, lang)) == symptom
+
+
+# --- 5. going faster without hurting quality is a speed question -------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "how can I make the training faster without hurting the quality?"),
+    ("es", "¿cómo entreno más rápido sin que la calidad empeore?"),
+    ("pt", "como deixar o treino mais rápido sem perder qualidade?"),
+    ("fr", "comment rendre l'entraînement plus rapide sans flinguer la qualité ?"),
+    ("de", "wie wird das Training schneller, ohne dass die Qualität leidet?"),
+])
+def test_quality_kept_while_going_faster_is_no_weak_result(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "weak" not in u.concepts and "quality" not in u.concepts
+    assert _symptom(u) == "slow-training"
+
+
+def test_weak_results_told_beside_speed_are_kept(index: Index) -> None:
+    u = understand(index.matcher, "the training is faster now but the samples look bad and blurry", "en")
+    assert "weak" in u.concepts
