@@ -31,6 +31,8 @@ _SIZE_UNITS: Final = frozenset({"gb", "gib", "go", "tb", "mb", "g", "기가"})
 def size_width(tokens: list[Token], i: int) -> int:
     """How many tokens from `i` spell a memory size: 1 ("64gb"), 2 ("64 gb"), or 0."""
     tok = tokens[i]
+    if not tok.text[:1].isdigit():  # most words: no regex
+        return 0
     if _SIZE.match(tok.text):
         return 1
     if tok.number is not None and i + 1 < len(tokens) and tokens[i + 1].text in _SIZE_UNITS:

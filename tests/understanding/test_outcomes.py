@@ -210,3 +210,15 @@ def test_quality_kept_while_going_faster_is_no_weak_result(index: Index, lang: s
 def test_weak_results_told_beside_speed_are_kept(index: Index) -> None:
     u = understand(index.matcher, "the training is faster now but the samples look bad and blurry", "en")
     assert "weak" in u.concepts
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "after training, the lora doesn't show the character at all"),
+    ("es", "uso la lora y no sale el personaje en las imágenes"),
+    ("pt", "uso a lora e o personagem não aparece nas imagens"),
+    ("fr", "avec la lora, le personnage n'apparaît pas sur les images"),
+    ("de", "mit dem LoRA taucht der Charakter nicht auf, nur fremde Gesichter"),
+    ("ko", "학습한 로라를 써도 캐릭터가 안 나와요"),
+])
+def test_a_subject_missing_from_the_outputs_is_weak_samples(index: Index, lang: str, text: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == "weak-samples"
