@@ -1,13 +1,15 @@
 """Concept lookup tables compiled from every language's vocabulary (index layer), and concept spotting.
 
 A phrase of language L is stored as the forms stream L gives it; a query is looked up in every stream, so
-`turned off`, `desactivado`, `ausgeschaltet` and `꺼짐` all give the concept `off`.
+`turned off`, `desactivado`, `ausgeschaltet` and `꺼짐` all give the concept `off`. The word `ngb` in a phrase stands
+for any memory size (`SIZE_SLOT`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .analysis import Analyzer, Token, normalize, split_tokens
 from .caches import NO_CACHE, Caches
@@ -17,6 +19,25 @@ class Hit(NamedTuple):
     concept: str
     start: int
     end: int  # exclusive
+
+
+# In a vocabulary phrase the word `ngb` stands for any memory size, as one word or two: "uses all ngb of system ram"
+# matches "uses all 64GB of system RAM" and "uses all 64 GB of system RAM" (a size inside a phrase).
+SIZE_SLOT: Final = "ngb"
+_SIZE = re.compile(r"^\d+(?:\.\d+)?(?:gb|gib|g|go|tb|mb)$")
+_SIZE_UNITS: Final = frozenset({"gb", "gib", "go", "tb", "mb", "g", "기가"})
+
+
+def size_width(tokens: list[Token], i: int) -> int:
+    """How many tokens from `i` spell a memory size: 1 ("64gb"), 2 ("64 gb"), or 0."""
+    tok = tokens[i]
+    if not tok.text[:1].isdigit():  # most words: no regex
+        return 0
+    if _SIZE.match(tok.text):
+        return 1
+    if tok.number is not None and i + 1 < len(tokens) and tokens[i + 1].text in _SIZE_UNITS:
+        return 2
+    return 0
 
 
 # A phrase trie node: the concepts of the phrase that ends here, and the next forms.
@@ -43,6 +64,8 @@ class Lexicon:
                         phrases_by_stream[stream].setdefault(forms, set()).add(concept)
                         self.max_len = max(self.max_len, len(forms))
         self.roots = tuple(_trie(phrases) for phrases in phrases_by_stream)
+        # (stream, node) of the phrases that start with a size
+        self.after_size = tuple((s, root[SIZE_SLOT]) for s, root in enumerate(self.roots) if SIZE_SLOT in root)
 
     def starting(self, token: Token, own: int | None, c: Caches = NO_CACHE) -> _Starts:
         """What can start at this token when the query's own stream is `own`: the concepts of one-word phrases
@@ -78,22 +101,32 @@ class Lexicon:
         for i, first in enumerate(tokens):
             entry = cached.get((first.text, own, first.native))
             singles, walks = entry if entry is not None else self.starting(first, own, c)
-            if not walks:
+            width = size_width(tokens, i) if self.after_size else 0
+            if not walks and not width:
                 for concept in singles:
                     hits.append(Hit(concept, i, i + 1))
                 continue
+            starts = [(s, foreign_stream, after, i + 1) for s, foreign_stream, after in walks]
             longer: dict[int, set[str]] = {}
-            for s, foreign_stream, after in walks:
-                j = i + 1
+            if width:  # a phrase that starts with a size: walked from after the size's own tokens
+                for s, (concepts, after) in self.after_size:
+                    if concepts:
+                        longer.setdefault(width, set()).update(concepts)
+                    starts.append((s, False, after, i + width))
+            for s, foreign_stream, after, j in starts:
                 while after and j < count:
                     tok = tokens[j]
                     if tok.native and foreign_stream:
                         break  # a native word ties the window to the query's own stream
                     node = after.get(tok.forms[s])
+                    step = 1
+                    if node is None and SIZE_SLOT in after:
+                        step = size_width(tokens, j)
+                        node = after[SIZE_SLOT] if step else None
                     if node is None:
                         break
                     concepts, after = node
-                    j += 1
+                    j += step
                     if concepts:
                         longer.setdefault(j - i, set()).update(concepts)
             for n in sorted(longer, reverse=True):
