@@ -125,6 +125,8 @@ _SAMPLING = re.compile(
 _INFERENCE: Final[Gated] = (
     (("lora key",), re.compile(r"\blora\s+key\s+not\s+loaded\b")),
     (("prompt",), re.compile(r"^\W*got\s+prompt\b|\bprompt\s+executed\s+in\b")),
+    # Forge's own lines: "[Memory Management] Current Free GPU Memory: ...", "Patching LoRAs: 43%|..."
+    (("memory management", "patching lora"), re.compile(r"^\W*\[memory\s+management\]|\bpatching\s+loras?\b")),
     (
         ("sampler", "vaedecode", "wanvideo"),
         re.compile(r"\b(?:ksampler\w{0,12}|samplercustom\w{0,12}|wanvideo\w{0,30}|vaedecode\w{0,12})\b"),
@@ -323,7 +325,8 @@ _TEXT: Final = ("text",)
 RULES: Final[tuple[Rule, ...]] = (
     Rule("traceback-frame", (", line ",), _frame, emits=_PHASES),
     Rule("sampling", ("generating", "sampling", "validat"), _sampling, emits=("sampling",), yields=("baseline",)),
-    Rule("inference-run", ("lora key", "prompt", "sampler", "vaedecode", "wanvideo", "file"), _inference,
+    Rule("inference-run", ("lora key", "prompt", "memory management", "patching lora", "sampler", "vaedecode",
+                          "wanvideo", "file"), _inference,
          emits=("inference-run",), yields=_TEXT),
     Rule("caching", ("caching",), _phase_marker(_CACHING, "caching"), emits=("caching",), yields=_TEXT),
     Rule("loading", ("loading", "quantizing", "fetching"), _phase_marker(_LOADING, "loading"), emits=("loading",),

@@ -136,3 +136,29 @@ def test_another_domains_slowness_is_not_the_guides(index: Index, lang: str, tex
 
 def test_a_gpu_oom_in_another_domain_stays_an_oom(index: Index) -> None:
     assert _top_symptom(index, "CUDA out of memory while fine-tuning llama 7b with LoRA", "en") == "oom-general"
+
+
+def test_a_forge_log_is_a_generation_log(index: Index) -> None:
+    log = ("[Memory Management] Current Free GPU Memory: 9773.37 MB\n"
+           "[Memory Management] Required Model Memory: 6246.84 MB\n"
+           f"Patching LoRAs:  43%|######     | 130/304 [00:06<00:08, 19.72it/s]\n{OOM_LINE}")
+    u = understand(index.matcher, f"OOM with my LoRA\n{log}", "en")
+    assert "log_inference" in u.features and not u.in_domain
+
+
+# --- cadence and contrast words are no spike cues -------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I'd like the previews generated periodically while training"),
+    ("ko", "학습 중에 주기적으로 샘플 이미지를 뽑고 싶어요"),
+])
+def test_a_cadence_is_not_intermittent(index: Index, lang: str, text: str) -> None:
+    assert "intermittent" not in understand(index.matcher, text, lang).concepts
+
+
+def test_a_setup_that_works_fine_beside_one_that_fails_is_no_sudden_change(index: Index) -> None:
+    contrast = "The official notebook works fine, but my own script runs out of memory"
+    change = "It worked fine before the update, now it runs out of memory"
+    assert "sudden" not in understand(index.matcher, contrast, "en").concepts
+    assert "sudden" in understand(index.matcher, change, "en").concepts
