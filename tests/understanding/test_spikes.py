@@ -162,3 +162,14 @@ def test_a_setup_that_works_fine_beside_one_that_fails_is_no_sudden_change(index
     change = "It worked fine before the update, now it runs out of memory"
     assert "sudden" not in understand(index.matcher, contrast, "en").concepts
     assert "sudden" in understand(index.matcher, change, "en").concepts
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "GC is on and it still runs out of memory, no validation, no samples, only training"),
+    ("fr", "GC activé et toujours OOM, pas de validation, pas de samples, juste l'entraînement"),
+    ("de", "GC ist an und trotzdem OOM, keine Validierung, keine Samples, nur Training"),
+])
+def test_no_validation_and_no_samples_is_no_sampling_phase(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "preview" not in u.concepts and "validation" not in u.concepts
+    assert _top_symptom(index, text, lang) == "oom-persists-with-gc"
