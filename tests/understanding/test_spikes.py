@@ -157,11 +157,17 @@ def test_a_cadence_is_not_intermittent(index: Index, lang: str, text: str) -> No
     assert "intermittent" not in understand(index.matcher, text, lang).concepts
 
 
-def test_a_setup_that_works_fine_beside_one_that_fails_is_no_sudden_change(index: Index) -> None:
-    contrast = "The official notebook works fine, but my own script runs out of memory"
-    change = "It worked fine before the update, now it runs out of memory"
-    assert "sudden" not in understand(index.matcher, contrast, "en").concepts
-    assert "sudden" in understand(index.matcher, change, "en").concepts
+@pytest.mark.parametrize(("lang", "contrast", "change"), [
+    ("en", "The official notebook works fine, but my own script runs out of memory",
+     "It worked fine before the update, now it runs out of memory"),
+    ("es", "El notebook oficial funciona bien, pero mi script se queda sin memoria",
+     "Funcionaba bien hasta ayer, ahora se queda sin memoria"),
+])
+def test_a_setup_that_works_fine_beside_one_that_fails_is_no_sudden_change(
+    index: Index, lang: str, contrast: str, change: str,
+) -> None:
+    assert "sudden" not in understand(index.matcher, contrast, lang).concepts
+    assert "sudden" in understand(index.matcher, change, lang).concepts
 
 
 @pytest.mark.parametrize(("lang", "text"), [
