@@ -179,3 +179,18 @@ def test_no_validation_and_no_samples_is_no_sampling_phase(index: Index, lang: s
     u = understand(index.matcher, text, lang)
     assert "preview" not in u.concepts and "validation" not in u.concepts
     assert _top_symptom(index, text, lang) == "oom-persists-with-gc"
+
+
+# --- an OOM that keeps coming is no GC told on ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("ko", "4090에서 플럭스 로라 학습하는데 계속 메모리 부족 떠요", "oom-general"),
+    ("fr", "Mon entraînement plante toujours en OOM au 20e batch", "oom-general"),
+    ("ko", "그래디언트 체크포인팅 켰는데도 계속 메모리 부족 떠요", "oom-persists-with-gc"),
+    ("fr", "Le gradient checkpointing est activé et ça plante toujours en OOM", "oom-persists-with-gc"),
+])
+def test_still_failing_is_persisting_with_gc_only_when_gc_is_on(
+    index: Index, lang: str, text: str, symptom: str,
+) -> None:
+    assert _top_symptom(index, text, lang) == symptom
