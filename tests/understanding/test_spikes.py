@@ -194,3 +194,11 @@ def test_still_failing_is_persisting_with_gc_only_when_gc_is_on(
     index: Index, lang: str, text: str, symptom: str,
 ) -> None:
     assert _top_symptom(index, text, lang) == symptom
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I trained a character LoRA on screenshots from 12 episodes and it takes 10 hours, is that normal?"),
+    ("fr", "J'ai entraîné un LoRA de personnage sur des captures de 12 épisodes et ça prend 10 heures, c'est normal ?"),
+])
+def test_a_shows_episodes_in_a_dataset_are_no_other_domain(index: Index, lang: str, text: str) -> None:
+    assert _top_symptom(index, text, lang) == "slow-training"
