@@ -57,6 +57,7 @@ FEATURES: Final[dict[str, Callable[[FeatureInput], bool]]] = {
     "log_sampling": _sampling_oom,
     "log_baseline": _baseline_oom,
     "log_other_process": lambda f: "other-process-vram" in f.log_ids,
+    "log_inference": lambda f: "inference-run" in f.log_ids,
     "big_bucket": lambda f: bool(f.stated.largest_named and f.stated.largest_named >= BIG_BUCKET),
     "one_bucket": lambda f: f.stated.resolutions is not None and len(f.stated.resolutions) == 1,
     "question": _question,
@@ -64,7 +65,7 @@ FEATURES: Final[dict[str, Callable[[FeatureInput], bool]]] = {
     "two_families": lambda f: f.families > 1,
 }
 # Log signals the features read (checked against the log reader's table at start-up).
-SIGNALS_READ: Final = frozenset({"sampling", "other-process-vram"})
+SIGNALS_READ: Final = frozenset({"sampling", "other-process-vram", "inference-run"})
 
 
 # Features of a pasted log: none holds without a log signal (a GPU OOM, a step, a sampling phase each record

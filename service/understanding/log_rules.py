@@ -117,6 +117,28 @@ _PYTHON_ERROR = re.compile(
 _SAMPLING = re.compile(
     r"\bgenerating\s+(?:(baseline|first)\s+)?(?:\d+\s+)?(?:images?|samples?)\b"
     r"|\bsampling(?:\s*(?:\.\.\.|\u2026)|\s+at\s+step\b|\s+images\b)"
+    # a validation run or node: "[FluxTrainValidate]", "Running validation...", "validation at step 500"
+    r"|\[\w{0,40}validat\w{0,20}\]|\b(?:running|starting|start)\s+validation\b|\bvalidation\s*(?:\.\.\.|\u2026|at\s+step\b)"
+)
+# A generation program's own lines (ComfyUI's queue and node names, a LoRA loader's "lora key not loaded"): the
+# log is of generating images or videos, not of a training run.
+_INFERENCE: Final[Gated] = (
+    (("lora key",), re.compile(r"\blora\s+key\s+not\s+loaded\b")),
+    (("prompt",), re.compile(r"^\W*got\s+prompt\b|\bprompt\s+executed\s+in\b")),
+    # Forge's own lines: "[Memory Management] Current Free GPU Memory: ...", "Patching LoRAs: 43%|..."
+    (("memory management", "patching lora"), re.compile(r"^\W*\[memory\s+management\]|\bpatching\s+loras?\b")),
+    (
+        ("sampler", "vaedecode", "wanvideo"),
+        re.compile(r"\b(?:ksampler\w{0,12}|samplercustom\w{0,12}|wanvideo\w{0,30}|vaedecode\w{0,12})\b"),
+    ),
+    # a traceback's file path inside such a program's folder: File "n:\FramePack-Eichi\system\...", ".../ComfyUI/..."
+    (
+        ("file",),
+        re.compile(
+            r"\bfile\s+\"[^\"\n]{0,200}?[\\/](?:comfyui|framepack[\w-]{0,20}|stable-diffusion-webui[\w-]{0,20}"
+            r"|sd-webui[\w-]{0,20}|webui[\w-]{0,10}forge|forge|fooocus|wan2gp|invokeai|swarmui)[\\/]"
+        ),
+    ),
 )
 _CACHING = re.compile(
     r"\bcaching\s+(?:latents|text[\s_]embeddings|embeddings|clip\s+vision|validation|control|\d+\s+unconditional)"
@@ -140,6 +162,9 @@ _FRAME_PHASE: Final[dict[str, str]] = {
     "sample": "sampling",
     "generate_images": "sampling",
     "generate_single_image": "sampling",
+    "log_validation": "sampling",
+    "run_validation": "sampling",
+    "validate": "sampling",
     "hook_train_loop": "training",
     "train_single_accumulation": "training",
     "calculate_loss": "training",
@@ -234,6 +259,13 @@ def _notice(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
     return True
 
 
+def _inference(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
+    m = first_match(low, _INFERENCE)
+    if m is not None:
+        r.signal("inference-run", r.key(start + m.start()), text=clip(line))
+    return False
+
+
 def _cuda_oom(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
     m = first_match(low, _OOM)
     if m is None:
@@ -292,7 +324,10 @@ _TEXT: Final = ("text",)
 # In priority order: the order a line is read in (the events of one line keep it).
 RULES: Final[tuple[Rule, ...]] = (
     Rule("traceback-frame", (", line ",), _frame, emits=_PHASES),
-    Rule("sampling", ("generating", "sampling"), _sampling, emits=("sampling",), yields=("baseline",)),
+    Rule("sampling", ("generating", "sampling", "validat"), _sampling, emits=("sampling",), yields=("baseline",)),
+    Rule("inference-run", ("lora key", "prompt", "memory management", "patching lora", "sampler", "vaedecode",
+                          "wanvideo", "file"), _inference,
+         emits=("inference-run",), yields=_TEXT),
     Rule("caching", ("caching",), _phase_marker(_CACHING, "caching"), emits=("caching",), yields=_TEXT),
     Rule("loading", ("loading", "quantizing", "fetching"), _phase_marker(_LOADING, "loading"), emits=("loading",),
          yields=_TEXT),

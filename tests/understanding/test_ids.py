@@ -37,5 +37,7 @@ def test_no_log_feature_holds_without_a_log_signal(index: Index) -> None:
 
     bare = LogReading(signals=(), gpu_oom=False, not_gpu_oom=None, step=None, total_steps=None, phase="sampling")
     f = FeatureInput("oom?", Stated(step=3, gradient_checkpointing=True), bare, 2)
-    assert {"log_gpu_oom", "log_training", "log_sampling", "log_baseline", "log_other_process"} == LOG_FEATURES
+    assert {
+        "log_gpu_oom", "log_training", "log_sampling", "log_baseline", "log_other_process", "log_inference",
+    } == LOG_FEATURES
     assert not any(FEATURES[name](f) for name in LOG_FEATURES)

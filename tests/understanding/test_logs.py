@@ -19,6 +19,7 @@ LANGS = ("en", "es", "pt", "fr", "de", "ko")
 PHASES = {None, "sampling", "training", "caching", "loading", "saving"}
 SIGNAL_IDS = {
     "cuda-oom",
+    "inference-run",
     "other-process-vram",
     "fragmentation",
     "progress",
@@ -765,6 +766,7 @@ ALWAYS = {
     "host-ram-kill": {"text"},
     "cuda-error": {"message"},
     "python-error": {"type", "message"},
+    "inference-run": {"text"},
 }
 
 
