@@ -90,8 +90,8 @@ class Settings(BaseSettings):
     )
     word_cache_bytes: Annotated[int, Field(ge=0, le=1 << 30)] = Field(
         4 * 1024 * 1024,
-        description="Bytes each word-keyed memo table of free-text understanding may hold (forms, stems, typo "
-        "corrections, tokens, concept starts, postings); least recently used dropped; 0 turns them off.",
+        description="Bytes each word-keyed memo table of free-text understanding may hold (forms, typo "
+        "corrections, tokens, concept starts, postings); oldest dropped first; 0 turns them off.",
     )
     rank_cache_bytes: Annotated[int, Field(ge=0, le=1 << 30)] = Field(
         4 * 1024 * 1024,
