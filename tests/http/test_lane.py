@@ -1,0 +1,119 @@
+"""The heavy lane (issue 13): a large request computes in a thread of its own, so a normal request is answered
+while it computes; every other request computes on the event loop. Behaviour only; the latencies under a flood
+are measured by bench/attack.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import threading
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from remedy.http.app import create_app
+from remedy.http.routers import config, diagnose
+from remedy.runtime import Runtime
+from tests.http.test_limits import Message, http_scope, run_async, settings_of
+
+LARGE = "CUDA out of memory at step 2. " + "the rest of a long pasted log line " * 400  # over 8 KiB
+SMALL = "CUDA out of memory at step 2"
+
+
+def recording(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[str]:
+    """Wrap a router's answer function to record the thread each call computes in."""
+    threads: list[str] = []
+    real = getattr(module, name)
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, wrapped)
+    return threads
+
+
+def test_a_large_request_computes_in_the_lane_and_a_small_one_on_the_loop(
+        runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
+    threads = recording(monkeypatch, diagnose, "answer_diagnosis")
+    app = create_app(settings_of(runtime, response_cache_bytes=0), runtime=runtime)
+    with TestClient(app) as client:
+        small = client.post("/v1/diagnose", json={"query": SMALL})
+        large = client.post("/v1/diagnose", json={"query": LARGE})
+    assert small.status_code == large.status_code == 200
+    assert small.json()["symptom"]["id"] == large.json()["symptom"]["id"] == "oom-early-steps"
+    loop_thread, lane_thread = threads
+    assert not loop_thread.startswith("remedy-heavy") and lane_thread.startswith("remedy-heavy")
+
+
+def test_the_bound_of_a_large_request_is_the_setting(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
+    threads = recording(monkeypatch, config, "answer_config_check")
+    app = create_app(settings_of(runtime, response_cache_bytes=0, heavy_bytes=1024), runtime=runtime)
+    yaml_text = "job: train\nconfig:\n  process:\n  - train: {batch_size: 2}\n"
+    with TestClient(app) as client:
+        short = client.post("/v1/config/check", json={"config_yaml": yaml_text})
+        long = client.post("/v1/config/check", json={"config_yaml": yaml_text + "#" + "x" * 2000 + "\n"})
+    assert short.status_code == long.status_code == 200
+    assert short.json()["context"] == long.json()["context"]
+    assert [t.startswith("remedy-heavy") for t in threads] == [False, True]
+
+
+def test_a_normal_request_is_answered_while_a_large_one_computes(
+        runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The large request's computation waits until the normal one is answered: on the event loop it would
+    block it (and this test would fail at the timeout); in the lane the normal one goes through."""
+    normal_answered = threading.Event()
+    real = diagnose.answer_diagnosis
+
+    def answer(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("query") == LARGE:
+            assert normal_answered.wait(10), "the normal request was not answered while the large one computed"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(diagnose, "answer_diagnosis", answer)
+    app = create_app(settings_of(runtime, response_cache_bytes=0), runtime=runtime)
+    order: list[str] = []
+
+    async def one(query: str, name: str) -> int:
+        body = json.dumps({"query": query}).encode()
+        status = 0
+        delivered = False
+
+        async def receive() -> Message:
+            nonlocal delivered
+            if delivered:
+                await asyncio.sleep(3600)
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                order.append(name)
+                if name == "normal":
+                    normal_answered.set()
+
+        await app(http_scope(app, "POST", "/v1/diagnose"), receive, send)
+        return status
+
+    async def scenario() -> list[int]:
+        large = asyncio.create_task(one(LARGE, "large"))
+        await asyncio.sleep(0.05)  # the large one is computing (and waiting) in the lane
+        normal = await one(SMALL, "normal")
+        return [normal, await large]
+
+    assert run_async(scenario()) == [200, 200]
+    assert order == ["normal", "large"]
+
+
+def test_the_app_sets_the_switch_interval_while_it_serves(runtime: Runtime) -> None:
+    before = sys.getswitchinterval()
+    try:
+        with TestClient(create_app(settings_of(runtime, switch_interval=0.0007), runtime=runtime)):
+            assert sys.getswitchinterval() == pytest.approx(0.0007)
+    finally:
+        sys.setswitchinterval(before)
