@@ -117,3 +117,16 @@ def test_the_app_sets_the_switch_interval_while_it_serves(runtime: Runtime) -> N
             assert sys.getswitchinterval() == pytest.approx(0.0007)
     finally:
         sys.setswitchinterval(before)
+
+
+def test_the_lane_trims_the_c_heap_after_a_large_request(runtime: Runtime) -> None:
+    app = create_app(settings_of(runtime, response_cache_bytes=0), runtime=runtime)
+    trims: list[str] = []
+    with TestClient(app) as client:
+        lane = next(m.kwargs["lane"] for m in app.user_middleware if "lane" in m.kwargs)
+        lane.trim = lambda: trims.append(threading.current_thread().name)
+        client.post("/v1/diagnose", json={"query": SMALL})
+        assert trims == []  # a normal request leaves the heap alone
+        assert client.post("/v1/diagnose", json={"query": LARGE}).status_code == 200
+        lane.executor.submit(lambda: None).result(5)  # what the lane queued after the answer has run
+    assert len(trims) == 1 and trims[0].startswith("remedy-heavy")
