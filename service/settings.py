@@ -77,6 +77,10 @@ class Settings(BaseSettings):
         8192, description="A request whose body or query string is larger computes in the heavy lane: one thread, "
         "one such request at a time, giving the interpreter back every `REMEDY_SWITCH_INTERVAL`."
     )
+    max_heavy: Annotated[int, Field(ge=1, le=10_000)] = Field(
+        4, description="Large requests a worker holds at once (computing or waiting in the heavy lane); more get "
+        "503 with Retry-After, so that they never take the `REMEDY_MAX_CONCURRENCY` places of normal requests."
+    )
     switch_interval: Annotated[float, Field(ge=0.0001, le=0.1)] = Field(
         0.0005, description="Seconds a thread computes before the interpreter passes to another waiting one "
         "(`sys.setswitchinterval`): the longest a normal request waits for the heavy lane to yield."

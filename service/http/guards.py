@@ -5,7 +5,7 @@
   the headers itself); HEAD answered as the GET it is, without a body; operations routes pass first.
 - `ConcurrencyLimit`: at most `REMEDY_MAX_CONCURRENCY` requests in flight, more get 503 `overloaded` with
   `Retry-After`; liveness, readiness and metrics are never refused; a large request is sent to the heavy lane
-  (`lane`).
+  (`lane`), at most `REMEDY_MAX_HEAVY` of them at once.
 - `BodyGuard`: a body read once, bounded in size (413), time (408), UTF-8 (400) and JSON nesting (400).
 
 Every refusal is problem+json, through the same writer as the other errors.
@@ -102,15 +102,18 @@ class ConcurrencyLimit:
     compute in the heavy lane (`lane.HeavyLane`): one thread, so large requests compute one at a time, and
     preempted every switch interval, so a normal request never waits for one to end. The work caps bound what
     one costs (~10x a typical request), the lane how much of the worker they take together, whatever the number
-    of clients sending them."""
+    of clients sending them; at most `max_heavy` are held at once (more get 503 with `Retry-After`), so that
+    large requests never take the places of normal ones."""
 
     def __init__(self, app: ASGIApp, settings: Settings, problem: ProblemWriter, lane: HeavyLane | None = None
                  ) -> None:
         self.app = app
         self.limit = settings.max_concurrency
         self.heavy_bytes = settings.heavy_bytes
+        self.max_heavy = settings.max_heavy
         self.problem = problem
         self.in_flight = 0
+        self.heavy_in_flight = 0
         self.lane = lane
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -121,14 +124,22 @@ class ConcurrencyLimit:
             await refuse(scope, send, self.problem, Overloaded(seconds=RETRY_AFTER_SECONDS),
                          ((b"retry-after", str(RETRY_AFTER_SECONDS).encode()),))
             return
-        if self.lane is not None and (scope.get(BODY_SIZE, 0) > self.heavy_bytes
-                                      or len(scope.get("query_string", b"")) > self.heavy_bytes):
+        heavy = self.lane is not None and (scope.get(BODY_SIZE, 0) > self.heavy_bytes
+                                           or len(scope.get("query_string", b"")) > self.heavy_bytes)
+        if heavy:
+            if self.heavy_in_flight >= self.max_heavy:
+                await refuse(scope, send, self.problem, Overloaded(seconds=RETRY_AFTER_SECONDS),
+                             ((b"retry-after", str(RETRY_AFTER_SECONDS).encode()),))
+                return
             scope[LANE] = self.lane
+            self.heavy_in_flight += 1
         self.in_flight += 1
         try:
             await self.app(scope, receive, send)
         finally:
             self.in_flight -= 1
+            if heavy:
+                self.heavy_in_flight -= 1
 
 
 def json_depth_exceeds(body: bytes, limit: int) -> bool:

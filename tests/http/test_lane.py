@@ -60,54 +60,83 @@ def test_the_bound_of_a_large_request_is_the_setting(runtime: Runtime, monkeypat
     assert [t.startswith("remedy-heavy") for t in threads] == [False, True]
 
 
+async def post(app: Any, query: str, order: list[str], name: str, answered: threading.Event | None = None
+               ) -> tuple[int, list[tuple[bytes, bytes]]]:
+    """One POST /v1/diagnose straight to the ASGI app: its status and headers; `name` joins `order` when the
+    answer is complete."""
+    body = json.dumps({"query": query}).encode()
+    delivered = False
+    start: Message = {}
+
+    async def receive() -> Message:
+        nonlocal delivered
+        if delivered:
+            await asyncio.sleep(3600)
+        delivered = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            start.update(message)
+        elif message["type"] == "http.response.body" and not message.get("more_body"):
+            order.append(name)
+            if answered is not None:
+                answered.set()
+
+    await app(http_scope(app, "POST", "/v1/diagnose"), receive, send)
+    return start["status"], list(start["headers"])
+
+
+def blocking_large_answers(monkeypatch: pytest.MonkeyPatch, until: threading.Event) -> None:
+    """A large query's answer waits for `until` (at most 10 s) before it is computed."""
+    real = diagnose.answer_diagnosis
+
+    def answer(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("query") == LARGE:
+            assert until.wait(10), "the large request was held past the end of the test"
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(diagnose, "answer_diagnosis", answer)
+
+
 def test_a_normal_request_is_answered_while_a_large_one_computes(
         runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
     """The large request's computation waits until the normal one is answered: on the event loop it would
     block it (and this test would fail at the timeout); in the lane the normal one goes through."""
     normal_answered = threading.Event()
-    real = diagnose.answer_diagnosis
-
-    def answer(*args: Any, **kwargs: Any) -> Any:
-        if kwargs.get("query") == LARGE:
-            assert normal_answered.wait(10), "the normal request was not answered while the large one computed"
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(diagnose, "answer_diagnosis", answer)
+    blocking_large_answers(monkeypatch, normal_answered)
     app = create_app(settings_of(runtime, response_cache_bytes=0), runtime=runtime)
     order: list[str] = []
 
-    async def one(query: str, name: str) -> int:
-        body = json.dumps({"query": query}).encode()
-        status = 0
-        delivered = False
-
-        async def receive() -> Message:
-            nonlocal delivered
-            if delivered:
-                await asyncio.sleep(3600)
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        async def send(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            elif message["type"] == "http.response.body" and not message.get("more_body"):
-                order.append(name)
-                if name == "normal":
-                    normal_answered.set()
-
-        await app(http_scope(app, "POST", "/v1/diagnose"), receive, send)
-        return status
-
     async def scenario() -> list[int]:
-        large = asyncio.create_task(one(LARGE, "large"))
+        large = asyncio.create_task(post(app, LARGE, order, "large"))
         await asyncio.sleep(0.05)  # the large one is computing (and waiting) in the lane
-        normal = await one(SMALL, "normal")
-        return [normal, await large]
+        normal = await post(app, SMALL, order, "normal", normal_answered)
+        return [normal[0], (await large)[0]]
 
     assert run_async(scenario()) == [200, 200]
     assert order == ["normal", "large"]
+
+
+def test_large_requests_past_their_limit_get_503_and_normal_ones_still_go_through(
+        runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+    blocking_large_answers(monkeypatch, release)
+    app = create_app(settings_of(runtime, response_cache_bytes=0, max_heavy=1), runtime=runtime)
+    order: list[str] = []
+
+    async def scenario() -> list[tuple[int, list[tuple[bytes, bytes]]]]:
+        held = asyncio.create_task(post(app, LARGE, order, "held"))
+        await asyncio.sleep(0.05)  # the first large request holds the only place
+        refused = await post(app, LARGE, order, "refused")
+        normal = await post(app, SMALL, order, "normal")
+        release.set()
+        return [await held, refused, normal]
+
+    held, refused, normal = run_async(scenario())
+    assert (held[0], refused[0], normal[0]) == (200, 503, 200)
+    assert (b"retry-after", b"1") in refused[1]
+    assert order == ["refused", "normal", "held"]
 
 
 def test_the_app_sets_the_switch_interval_while_it_serves(runtime: Runtime) -> None:
