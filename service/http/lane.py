@@ -80,7 +80,7 @@ class HeavyLane:
             self.executor = None
 
 
-async def computed(request: Request, work: Callable[[], T]) -> T:
+async def compute(request: Request, work: Callable[[], T]) -> T:
     """`work()` in the heavy lane for a large request, here on the event loop for any other."""
     lane: HeavyLane | None = request.scope.get(LANE)
     return work() if lane is None else await lane.run(work)

@@ -10,7 +10,7 @@ from starlette.responses import Response
 from ...answers import answer_diagnosis
 from .. import schemas
 from ..deps import RuntimeDep, thresholds_of
-from ..lane import computed
+from ..lane import compute
 from ..responses import json_response
 
 router = APIRouter(prefix="/v1", tags=["diagnose"])
@@ -38,7 +38,7 @@ async def diagnose(body: schemas.DiagnoseRequest, request: Request, runtime: Run
     neg = runtime.catalogs.negotiate(body.lang or request.query_params.get("lang"),
                                      request.headers.get("accept-language"))
     request.state.lang = neg.lang
-    answer = await computed(request, lambda: answer_diagnosis(
+    answer = await compute(request, lambda: answer_diagnosis(
         runtime.index, runtime.catalogs, neg,
         symptom=body.symptom, context=body.context, query=body.query,
         config=body.config, config_yaml=body.config_yaml, thresholds=thresholds_of(runtime),

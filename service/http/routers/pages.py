@@ -15,7 +15,7 @@ from ...content.context import Context
 from ...errors import NotFound, NotReady, RemedyError, UnknownGuide
 from ...rendering.pages import GUIDE_ID, LINK_QUERY_CHARS, Pages
 from ..deps import RuntimeDep, thresholds_of
-from ..lane import computed
+from ..lane import compute
 from ..responses import etag_matches, strong_etag
 
 router = APIRouter(tags=["help pages"])
@@ -117,7 +117,7 @@ async def troubleshoot_page(
     answer = None
     if not errors and (q.strip() or symptom):
         try:
-            answer = await computed(request, lambda: answer_diagnosis(
+            answer = await compute(request, lambda: answer_diagnosis(
                 runtime.index, runtime.catalogs, Negotiated(resolved, None, None),
                 symptom=symptom or None, query=q if q.strip() else None, context=context,
                 thresholds=thresholds_of(runtime), caches=runtime.caches, limits=runtime.limits,
