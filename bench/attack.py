@@ -2,7 +2,8 @@
 normal requests while it runs (p50/p99, against the same client with no attack), and the cost of the heaviest
 request the service accepts as a multiple of a typical one.
 
-Run by hand: `.venv/bin/python bench/attack.py [--port 8130] [--seconds 6]`. Prints figures; asserts nothing.
+Run by hand: `.venv/bin/python bench/attack.py [--port 8130] [--seconds 3] [--alternations 3]`. Prints figures;
+asserts nothing.
 Record them, with the machine and the date, in BENCHMARKS.md. Targets: RSS growth < 50 MB per attack, p99 under
 attack within 3x calm, the heaviest accepted request within 10x a typical one.
 
@@ -179,7 +180,9 @@ class _Skip(Exception):
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=8130)
-    ap.add_argument("--seconds", type=float, default=6.0, help="normal requests measured per attack")
+    ap.add_argument("--seconds", type=float, default=3.0, help="normal requests measured per window")
+    ap.add_argument("--alternations", type=int, default=3,
+                    help="calm and attack windows alternated per attack (their samples pooled)")
     ap.add_argument("--rounds", type=int, default=15, help="distinct requests per heavy kind")
     ap.add_argument("--only", help="run the attacks whose name contains this")
     ap.add_argument("--costs-only", action="store_true", help="only the cost of heavy requests")
@@ -195,16 +198,26 @@ def main() -> int:
         c50, c99 = percentile(calm, 50), percentile(calm, 99)
         start_rss = server.rss()
         print(f"calm: normal diagnose p50 {c50:.2f} ms, p99 {c99:.2f} ms over {len(calm)}; RSS {start_rss:.1f} MB")
-        print("each attack: the calm client alone for the same time just before (its p99 is the 'calm' of the ratio,")
-        print("so the machine's load drifting cancels out), then with the attack running in another process")
+        print(f"each attack: {args.alternations} x (the calm client alone for {args.seconds:g} s, then with the attack "
+              "running in another process")
+        print("for as long); 'calm p99' pools the calm windows, p50/p99 the attack windows, so the machine's load")
+        print("drifting (other work on these cores) falls on both sides of the ratio")
         print(f"{'attack':<36}{'RSS MB':>8}{'growth':>8}{'calm p99':>9}{'p50 ms':>8}{'p99 ms':>8}{'p99/calm':>9}  "
               "result")
         for name, attack in attacks(args.port, args.seconds).items():
             if args.only and args.only not in name:
                 continue
             before = server.rss()
-            near = percentile([ms for _, ms in normal_requests(server, args.seconds)], 99)
-            result, samples = under_attack(server, attack, args.seconds)
+            calm_samples: list[float] = []
+            samples = []
+            results = []
+            for _ in range(args.alternations):
+                calm_samples += [ms for _, ms in normal_requests(server, args.seconds)]
+                result, attacked = under_attack(server, attack, args.seconds)
+                samples += attacked
+                results.append(result)
+            near = percentile(calm_samples, 99)
+            result = results[0] if len(set(results)) == 1 else " | ".join(results)
             time.sleep(0.5)
             after = server.rss()
             p50, p99 = percentile(samples, 50), percentile(samples, 99)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel import Locale, negotiate_locale
+from babel.core import LOCALE_ALIASES
 
 DOMAIN = "remedy"
 
@@ -38,6 +39,11 @@ class Catalogs:
             except FileNotFoundError:
                 self._translations[lang] = gettext.NullTranslations()
         self.locales = {lang: Locale.parse(lang) for lang in languages}
+        # The primary subtags that can match a supported language (Babel's aliases included): a tag with any
+        # other is skipped without asking Babel (an Accept-Language of 32 unknown tags costs 32 of its calls).
+        primaries = {lang.split("-", 1)[0].lower() for lang in languages}
+        self._primaries = frozenset(primaries | {alias.lower() for alias, target in LOCALE_ALIASES.items()
+                                                 if target.split("_", 1)[0].lower() in primaries})
 
     def gettext(self, lang: str, message: str) -> str:
         return self._translations.get(lang, gettext.NullTranslations()).gettext(message)
@@ -68,7 +74,7 @@ class Catalogs:
     def _match(self, preferred: list[str]) -> str | None:
         for tag in preferred:
             tag = tag.strip().replace("_", "-")
-            if not tag or tag == "*":
+            if not tag or tag == "*" or tag.split("-", 1)[0].lower() not in self._primaries:
                 continue
             found = negotiate_locale([tag], list(self.languages), sep="-")
             if found is None:
@@ -88,7 +94,7 @@ def parse_accept_language(header: str) -> list[str]:
     ['ko', 'de']
     """
     items: list[tuple[float, int, str]] = []
-    for pos, part in enumerate(header.split(",")[:32]):
+    for pos, part in enumerate(header.split(",", 32)[:32]):  # the first 32 tags, without splitting the rest
         tag, _, params = part.strip().partition(";")
         tag = tag.strip()
         if not tag or len(tag) > 35:

@@ -73,6 +73,18 @@ class Settings(BaseSettings):
     max_concurrency: Annotated[int, Field(ge=1, le=10_000)] = Field(
         32, description="Requests a worker computes at once (operations routes aside); more get 503 with Retry-After."
     )
+    heavy_bytes: Annotated[int, Field(ge=1024, le=16_777_216)] = Field(
+        8192, description="A request whose body or query string is larger computes in the heavy lane: one thread, "
+        "one such request at a time, giving the interpreter back every `REMEDY_SWITCH_INTERVAL`."
+    )
+    max_heavy: Annotated[int, Field(ge=1, le=10_000)] = Field(
+        4, description="Large requests a worker holds at once (computing or waiting in the heavy lane); more get "
+        "503 with Retry-After, so that they never take the `REMEDY_MAX_CONCURRENCY` places of normal requests."
+    )
+    switch_interval: Annotated[float, Field(ge=0.0001, le=0.1)] = Field(
+        0.0005, description="Seconds a thread computes before the interpreter passes to another waiting one "
+        "(`sys.setswitchinterval`): the longest a normal request waits for the heavy lane to yield."
+    )
     max_connections: Annotated[int, Field(ge=1, le=100_000)] = Field(
         1000, description="Open connections a worker accepts; more get 503 from the server."
     )
@@ -90,8 +102,8 @@ class Settings(BaseSettings):
     )
     word_cache_bytes: Annotated[int, Field(ge=0, le=1 << 30)] = Field(
         4 * 1024 * 1024,
-        description="Bytes each word-keyed memo table of free-text understanding may hold (forms, stems, typo "
-        "corrections, tokens, concept starts, postings); least recently used dropped; 0 turns them off.",
+        description="Bytes each word-keyed memo table of free-text understanding may hold (forms, typo "
+        "corrections, tokens, concept starts, postings); oldest dropped first; 0 turns them off.",
     )
     rank_cache_bytes: Annotated[int, Field(ge=0, le=1 << 30)] = Field(
         4 * 1024 * 1024,

@@ -7,6 +7,7 @@ import gc
 import logging
 import os
 import signal
+import sys
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,6 +27,7 @@ from ..settings import Settings
 from .cache import ResponseCache
 from .contract import install_openapi, operation_id
 from .guards import BodyGuard, ConcurrencyLimit, RequestGuard
+from .lane import HeavyLane
 from .logconfig import configure_logging
 from .metrics import Metrics
 from .middleware import RequestContext
@@ -98,14 +100,38 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
     app.state.ready = True
 
 
+def install_middleware(app: FastAPI, settings: Settings, lane: HeavyLane) -> None:
+    """The middleware stack, from the innermost (the response cache) out."""
+    app.add_middleware(ResponseCache, settings=settings, metrics=app.state.metrics)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["Content-Type", "Accept-Language", "If-None-Match", "X-Request-ID", "traceparent",
+                           "tracestate"],
+            expose_headers=["ETag", "Content-Language", "X-Request-ID", "traceparent"],
+            max_age=600,
+        )
+    # Outermost last: request id and log line, then headers (431, HEAD), body (413/408/400), then the
+    # concurrency limit (503) around the computing, which sends a large request to the heavy lane.
+    app.add_middleware(ConcurrencyLimit, settings=settings, problem=asgi_problem, lane=lane)
+    app.add_middleware(BodyGuard, settings=settings, problem=asgi_problem)
+    app.add_middleware(RequestGuard, settings=settings, problem=asgi_problem)
+    app.add_middleware(RequestContext, settings=settings, metrics=app.state.metrics)
+
+
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None, lazy: bool = False) -> FastAPI:
     """Build the app. Eager (the default) loads the knowledge here, so broken knowledge raises
     `ContentProblems` before anything is served; `lazy` answers `/healthz` at once, `/readyz` once the
     index is built in the background, and holds other requests until then (503 `not-ready` after 15 s)."""
     settings = settings or (runtime.settings if runtime else Settings())
+    lane = HeavyLane()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The heavy lane yields to the event loop this often (lane.py); no thread but the lane computes.
+        sys.setswitchinterval(settings.switch_interval)
         if lazy:
             drain_on_sigterm(app, settings.shutdown_grace)
         if lazy and app.state.runtime is None:
@@ -123,7 +149,10 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
 
             app.state.loading = True
             threading.Thread(target=load, name="remedy-index", daemon=True).start()
-        yield
+        try:
+            yield
+        finally:
+            lane.close()
 
     app = FastAPI(title="Remedy", version=__version__, description=DESCRIPTION, lifespan=lifespan,
                   docs_url=None, redoc_url=None, generate_unique_id_function=operation_id)
@@ -137,23 +166,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
     for module in (diagnose, config, search, content, ops, pages, docs):
         app.include_router(module.router)
     install_openapi(app)
-    app.add_middleware(ResponseCache, settings=settings, metrics=app.state.metrics)
-    if settings.cors_origins:
-        app.add_middleware(
-            CORSMiddleware,
-            allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST", "OPTIONS"],
-            allow_headers=["Content-Type", "Accept-Language", "If-None-Match", "X-Request-ID", "traceparent",
-                           "tracestate"],
-            expose_headers=["ETag", "Content-Language", "X-Request-ID", "traceparent"],
-            max_age=600,
-        )
-    # Outermost last: request id and log line, then headers (431, HEAD), body (413/408/400), then the
-    # concurrency limit (503) around the computing.
-    app.add_middleware(ConcurrencyLimit, settings=settings, problem=asgi_problem)
-    app.add_middleware(BodyGuard, settings=settings, problem=asgi_problem)
-    app.add_middleware(RequestGuard, settings=settings, problem=asgi_problem)
-    app.add_middleware(RequestContext, settings=settings, metrics=app.state.metrics)
+    install_middleware(app, settings, lane)
     if not lazy:
         attach_runtime(app, runtime or load_runtime(settings))
     return app

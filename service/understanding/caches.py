@@ -2,21 +2,19 @@
 
 The index (analyzer, lexicon, matcher) is read-only; what understanding remembers between requests (a word's
 forms, its corrected tokens, what starts at it, its postings, the candidates of a set of concepts) lives in a
-`Caches` the runtime creates from the settings and passes to `understand`. Each table is a cachetools cache bounded
-in bytes (an estimate of its keys and values, `sys.getsizeof` deep), so memory stays bounded under any traffic;
-a bound of 0 keeps nothing. First in, first out: a hit costs one lookup (an LRU reorders on every read, which
-costs about a fifth of a query's time over its ~60 lookups). Memo tables only: an answer never depends on what
-they hold.
+`Caches` the runtime creates from the settings and passes to `understand`. Each table is bounded in bytes (an
+estimate of its keys and values, `sys.getsizeof` deep), so memory stays bounded under any traffic; a bound of 0
+keeps nothing. First in, first out: a hit costs one lookup (an LRU reorders on every read, which costs about a
+fifth of a query's time over its ~60 lookups), a miss one `put` on C-level dicts. Memo tables only: an answer
+never depends on what they hold.
 """
 
 from __future__ import annotations
 
 import sys
 import threading
-from contextlib import suppress
-from typing import TYPE_CHECKING, Any, Final, TypeVar
-
-from cachetools import FIFOCache
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 if TYPE_CHECKING:
     from .analysis import Token
@@ -39,62 +37,78 @@ def estimate_bytes(obj: object) -> int:
     True
     """
     kind = type(obj)
-    if kind in _SCALARS:
-        return _getsizeof(obj)
     size = _getsizeof(obj)
+    if kind in _SCALARS:
+        return size
     if isinstance(obj, tuple | list | frozenset | set):
         for item in obj:  # scalars inline: this runs on every cache miss, for every word of a query
             size += _getsizeof(item) if type(item) in _SCALARS else estimate_bytes(item)
         return size
     if isinstance(obj, dict):
         return size  # a phrase-trie node of the index, referenced (not copied) by a cached value
-    slots = getattr(kind, "__slots__", ())
-    return size + sum(estimate_bytes(getattr(obj, name)) for name in slots if hasattr(obj, name))
+    for name in _slots(kind):
+        item = getattr(obj, name, None)
+        size += _getsizeof(item) if type(item) in _SCALARS else estimate_bytes(item)
+    return size
 
 
+def _slots(kind: type) -> tuple[str, ...]:
+    """The slot names of a class and of its bases (remembered per class: a handful of classes)."""
+    found = _SLOTS.get(kind)
+    if found is None:
+        found = tuple(name for k in kind.__mro__ for name in getattr(k, "__slots__", ()))
+        _SLOTS[kind] = found
+    return found
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
 _SCALARS: Final = frozenset({str, int, float, bool, type(None)})
 _getsizeof = sys.getsizeof
 
 
-class Memo(FIFOCache[K, V]):
-    """One memo table: a cachetools FIFO cache bounded in bytes (keys and values counted), oldest dropped first.
+class Memo(Generic[K, V]):
+    """One memo table: first in, first out, bounded in bytes (keys and values counted), oldest dropped first.
 
-    cachetools keeps the bound; a plain dict mirrors what it holds so that a hit, the hot path of every query,
-    is one C-level dict lookup (`get` is that dict's own `get`: None on a miss). Writes, the misses, take a lock,
-    so the byte accounting stays exact when threads share the table. A bound of 0 keeps nothing.
+    A hit, the hot path of every query, is one C-level dict lookup (`get` is the dict's own `get`: None on a
+    miss). A miss costs one `put`: the entry's estimate, an insertion and, once full, the oldest entries
+    popped, all on C-level dicts (cachetools' layered `__setitem__` / `popitem` cost ~4 us per miss, and a
+    query of unique words misses ~1,500 times). Writes take a lock, so the byte accounting stays exact when
+    threads share the table. A bound of 0 keeps nothing.
     """
 
     def __init__(self, max_bytes: int) -> None:
-        super().__init__(maxsize=max_bytes, getsizeof=self._entry_bytes)
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
-        self._key_bytes = 0  # of the key being stored (cachetools sizes values only)
         self._held: dict[K, V] = {}
-        self.get = self._held.get  # type: ignore[method-assign]
-
-    def _entry_bytes(self, value: V) -> int:
-        return self._key_bytes + estimate_bytes(value)
-
-    def __setitem__(self, key: K, value: V) -> None:
-        super().__setitem__(key, value)
-        self._held[key] = value
-
-    def __delitem__(self, key: K) -> None:
-        super().__delitem__(key)
-        del self._held[key]
+        self._sizes: OrderedDict[K, int] = OrderedDict()  # oldest first
+        self._bytes = 0
+        self.get = self._held.get
 
     def put(self, key: K, value: V) -> None:
         if self.max_bytes <= 0:
             return
+        size = estimate_bytes(key) + estimate_bytes(value)
+        if size > self.max_bytes:  # larger than the whole table (or a bound of 0): not kept
+            return
         with self._lock:
-            self._key_bytes = estimate_bytes(key)
-            with suppress(ValueError):  # larger than the whole table: not kept
-                self[key] = value
+            old = self._sizes.pop(key, None)
+            if old is not None:
+                self._bytes -= old
+            self._held[key] = value
+            self._sizes[key] = size
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                oldest, dropped = self._sizes.popitem(last=False)
+                del self._held[oldest]
+                self._bytes -= dropped
+
+    def __len__(self) -> int:
+        return len(self._held)
 
     @property
     def bytes(self) -> int:
         """The estimated bytes held."""
-        return int(self.currsize)
+        return self._bytes
 
 
 class Scratch(Memo[K, V]):
@@ -104,9 +118,6 @@ class Scratch(Memo[K, V]):
         super().__init__(0)
         self.put = self._held.__setitem__  # type: ignore[method-assign,assignment]
 
-    def __len__(self) -> int:
-        return len(self._held)
-
 
 class Caches:
     """Every memo table of the understanding layer. `word_bytes` bounds each table keyed by a word,
@@ -114,8 +125,9 @@ class Caches:
     set start-up uses while it builds the index (unbounded, dropped once built)."""
 
     def __init__(self, word_bytes: int = WORD_CACHE_BYTES, rank_bytes: int = RANK_CACHE_BYTES) -> None:
-        # (language, word) -> its stem
-        self.stems: Memo[tuple[str, str], str] = Memo(word_bytes)
+        # (language, word) -> its stem: kept by start-up's scratch set only. At run time a Snowball stem
+        # (~0.25 us) costs less than an entry's `put` (~1 us), and `forms` keeps a word's stems already.
+        self.stems: Memo[tuple[str, str], str] = Memo(0)
         # word -> its form in every stream
         self.forms: Memo[str, tuple[str, ...]] = Memo(word_bytes)
         # (word, language) -> the word corrected

@@ -70,7 +70,9 @@ def compile_profiles(content: Content) -> tuple[Profile, ...]:
         p = content.profiles[lang]
         out.append(Profile(
             lang=lang,
-            stemmer=Stemmer.Stemmer(p.stemmer) if p.stemmer else None,
+            # No PyStemmer cache (its default keeps 10,000 words per language as GC-tracked lists, and a full
+            # collection scans them all): the memo tables of `caches` keep what is worth keeping.
+            stemmer=Stemmer.Stemmer(p.stemmer, 0) if p.stemmer else None,
             hangul=p.script == "hangul",
             split_known=p.split == "known_words",
             endings=tuple(sorted(p.endings, key=len, reverse=True)),

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from ...answers import answer_diagnosis
 from .. import schemas
 from ..deps import RuntimeDep, thresholds_of
+from ..lane import compute
 from ..responses import json_response
 
 router = APIRouter(prefix="/v1", tags=["diagnose"])
@@ -37,13 +38,13 @@ async def diagnose(body: schemas.DiagnoseRequest, request: Request, runtime: Run
     neg = runtime.catalogs.negotiate(body.lang or request.query_params.get("lang"),
                                      request.headers.get("accept-language"))
     request.state.lang = neg.lang
-    answer = answer_diagnosis(
+    answer = await compute(request, lambda: answer_diagnosis(
         runtime.index, runtime.catalogs, neg,
         symptom=body.symptom, context=body.context, query=body.query,
         config=body.config, config_yaml=body.config_yaml, thresholds=thresholds_of(runtime),
         caches=runtime.caches,
         limits=runtime.limits,
-    )
+    ))
     if body.query is not None and not body.symptom:
         request.app.state.metrics.count_match(request.scope, "diagnose", neg.lang, answer["match"])
     return json_response(answer, neg)

@@ -15,6 +15,7 @@ from ...content.context import Context
 from ...errors import NotFound, NotReady, RemedyError, UnknownGuide
 from ...rendering.pages import GUIDE_ID, LINK_QUERY_CHARS, Pages
 from ..deps import RuntimeDep, thresholds_of
+from ..lane import compute
 from ..responses import etag_matches, strong_etag
 
 router = APIRouter(tags=["help pages"])
@@ -116,11 +117,11 @@ async def troubleshoot_page(
     answer = None
     if not errors and (q.strip() or symptom):
         try:
-            answer = answer_diagnosis(
+            answer = await compute(request, lambda: answer_diagnosis(
                 runtime.index, runtime.catalogs, Negotiated(resolved, None, None),
                 symptom=symptom or None, query=q if q.strip() else None, context=context,
                 thresholds=thresholds_of(runtime), caches=runtime.caches, limits=runtime.limits,
-            )
+            ))
         except RemedyError:
             errors["q"] = t("Unknown value.")
     # The language switcher keeps the form; a long free text (a pasted log) is not copied into its six links.

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from ...answers import answer_search
 from .. import schemas
 from ..deps import LangDep, RuntimeDep, thresholds_of
+from ..lane import compute
 from ..responses import json_response
 
 router = APIRouter(prefix="/v1", tags=["search"])
@@ -32,7 +33,8 @@ async def search(
     Titles and snippets come in the negotiated language, each hit with a link to its help page. `match` is
     `none` (and `hits` empty) when nothing is relevant, so a caller can hand off honestly.
     """
-    answer = answer_search(runtime.index, runtime.catalogs, neg, q, limit, thresholds_of(runtime),
-                           caches=runtime.caches, limits=runtime.limits)
+    answer = await compute(request, lambda: answer_search(runtime.index, runtime.catalogs, neg, q, limit,
+                                                           thresholds_of(runtime), caches=runtime.caches,
+                                                           limits=runtime.limits))
     request.app.state.metrics.count_match(request.scope, "search", neg.lang, answer["match"])
     return json_response(answer, neg)
