@@ -21,15 +21,16 @@ MORE = Path(__file__).parent / "queries_more.yaml"  # fourteen more sets, each w
 LONG = Path(__file__).parent / "queries_long.yaml"  # keyword-style and long forum posts: a known gap
 # Questions, wishes and comparisons that state no GC value; single resolutions, control images, batch positions.
 STATEMENTS = Path(__file__).parent / "queries_statements.yaml"
-# Real users' messages (issue 12): 172 items, almost all English, so one bar for the whole set, a little under its
-# score (first run 0.483; 0.756 after issue 12's mechanisms, see real_messages.md).
-# Batch 2 (session 4, 94 items, first run 0.521): the fresh measure of what session 4 built from batch 1.
-REAL = {Path(__file__).parent / "real_messages.yaml": 0.70, Path(__file__).parent / "real_messages_2.yaml": 0.50}
-# Written blind in session 4 as forum users write, 40 per language (first run 0.883; queries_blind.md).
+# Real users' messages (issue 12): almost all English, so one bar for each whole set, a little under its score
+# (batch 1: first run 0.483, 0.756 after session 3, 0.814 after session 4; see real_messages.md).
+# Batch 2 (session 4, 94 items): first run 0.521, 0.819 after session 4's mechanisms (dev half 0.894, check 0.745).
+REAL = {Path(__file__).parent / "real_messages.yaml": 0.78, Path(__file__).parent / "real_messages_2.yaml": 0.78}
+# Written blind in session 4 as forum users write, 40 per language (first run 0.883, then 0.950; queries_blind.md).
 BLIND = Path(__file__).parent / "queries_blind.yaml"
 THRESHOLD = 0.95
-# Long forum posts are below THRESHOLD for now (see the header of queries_long.yaml); this bar catches regressions.
-THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.70, STATEMENTS: THRESHOLD, BLIND: 0.75}
+# Long forum posts (0.950 since sentence-level reading, 27 to 30 of 30 per language) and the blind set (36 to 40 of 40)
+# are held per language a little under their lowest language.
+THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.875}
 SETS = [OWN, MORE, LONG, STATEMENTS, BLIND]
 SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind"]
 
