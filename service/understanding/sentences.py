@@ -48,6 +48,7 @@ class Sentence:
     cue: bool  # it holds a symptom word (read first in a long text)
     clauses: tuple[int, ...] = ()  # the first token of each clause after the first (after a comma, a colon, ...)
     aside: bool = False  # it says it is an aside ("by the way", "another thing:", "unrelated")
+    setting: bool = False  # a line of a pasted config or command line (`resolution = "768,768"`, `--cache_latents`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,11 +214,33 @@ def read_sentences(
             continue
         marked = "?" in texts[k] or "\uff1f" in texts[k]
         question = marked or _ends_asking(words[k], language)
-        sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends)))
+        setting = setting_line(texts[k])
+        sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting))
     past, reaching, asking, aside = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
     return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of)
+
+
+# A line of settings: a config entry with one value (`resolution = "768,768"`, `"batch_size": 2,`,
+# `TRAIN_BATCH_SIZE=1`), or a command line mostly made of flags (`accelerate launch train.py --cache_latents`).
+_ENTRY = re.compile(r"^\s*\"?[A-Za-z][\w.-]*\"?\s*[:=]\s*\S+\s*\\?\s*$")
+_A_FLAG = re.compile(r"(?<!\S)--[A-Za-z]")
+_FLAG_SHARE = 3  # at least one word in three a flag
+
+
+def setting_line(line: str) -> bool:
+    """A line of a pasted config or command line, not the user's words.
+
+    >>> setting_line("  --max_train_steps=1600 \\\\"), setting_line('"gradient_checkpointing": "ON",')
+    (True, True)
+    >>> setting_line("I tried --cache_latents and it still OOMs"), setting_line("error: out of memory")
+    (False, False)
+    """
+    if _ENTRY.match(line):
+        return True
+    flags = len(_A_FLAG.findall(line))
+    return flags > 0 and flags * _FLAG_SHARE >= len(line.split())
 
 
 def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator[str]:
@@ -387,7 +410,8 @@ def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[
 def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without the failure's qualifiers (`sentences.qualifiers`: when, where, how often it fails) told
     far from every sentence that tells the failure (more than `sentences.near` sentences away): in "I'm new to this
-    (...) it crashed with CUDA out of memory", being new is no first-step OOM."""
+    (...) it crashed with CUDA out of memory", being new is no first-step OOM. A line of a pasted config or command
+    line is the failing run's setting wherever it is (`resolution = "768,768"` five lines below the error)."""
     rules = reader.rules
     if not rules.qualifiers or len(reading.sentences) < 3:
         return hits
@@ -395,4 +419,5 @@ def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) 
     if not failing:
         return hits
     return [h for h in hits if h.concept not in rules.qualifiers
+            or reading.sentences[reading.sentence_of(h.start)].setting
             or any(abs(reading.sentence_of(h.start) - k) <= rules.near for k in failing)]
