@@ -48,7 +48,9 @@ def test_a_command_line_before_the_error_states_its_settings(index: Index) -> No
     ("python finetune.py --cutoff_len=512 --micro_batch_size=8\nCUDA out of memory", None),
     ("OOM with this config:\ndata:\n  img_size: 1024\n  train_batch_size: 1", (1024,)),  # a key naming the size
 ])
-def test_only_a_key_that_names_the_size_gives_a_size(index: Index, text: str, resolutions: tuple[int, ...] | None) -> None:
+def test_only_a_key_that_names_the_size_gives_a_size(
+    index: Index, text: str, resolutions: tuple[int, ...] | None,
+) -> None:
     assert understand(index.matcher, text, "en").stated.resolutions == resolutions
 
 
