@@ -19,6 +19,7 @@ from .gc_words import distance as _distance
 from .gc_words import negated as negated_by
 from .gc_words import short_word, unsure
 from .lexicon import Hit
+from .pasted import keyed
 from .preview_steps import preview_step_counts
 from .stated_numbers import changed_to, count_near, failing_step, number_near, ranges, set_to
 
@@ -316,7 +317,7 @@ def _sizes(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], log
     after_bucket = False
     for i, tok in enumerate(tokens):
         n = tok.number if tok.number is not None or not tok.text.endswith("px") else _pixels(tok.text)
-        if n is None or i in used or not (256 <= n <= 4096 and n % 64 == 0) or _keyed(tokens, i, buckets):
+        if n is None or i in used or not (256 <= n <= 4096 and n % 64 == 0) or keyed(tokens, i, buckets):
             continue
         near_bucket = any(abs(i - b.start) <= _BUCKET_REACH for b in buckets)
         if near_bucket or (n in BUCKET_SIZES and not log_like):
@@ -327,24 +328,6 @@ def _sizes(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], log
             )
             after_bucket = after_bucket or (named and not any(abs(i - p.start) <= 2 for p in previews))
     return sizes, after_bucket
-
-
-# The last word of a config key or flag that names the training size (`img_size`, `--resolution`, `target_reso`);
-# a key's first word that makes it a limit of the sizes (`--max_bucket_reso 2048`), not one trained.
-_SIZE_KEYS = ("size", "reso", "res", "resolution", "width", "height")
-_LIMIT_KEYS = ("min", "max")
-
-
-def _keyed(tokens: list[Token], i: int, buckets: Sequence[Hit]) -> bool:
-    """The number at `i` is the value of another setting's key, right before it on a pasted command line or in a
-    config (`--max_train_steps 1600`, `--cutoff_len=512`, `max_bucket_reso = 2048`): a flag or key is written with
-    underscores, and only one that names the size (the bucket vocabulary's, or `img_size`) gives a size."""
-    key = tokens[i - 1].text if i > 0 else ""
-    if "_" not in key:
-        return False
-    words = key.strip("-_").split("_")
-    named = any(b.start <= i - 1 < b.end for b in buckets) or words[-1] in _SIZE_KEYS
-    return not named or words[0] in _LIMIT_KEYS
 
 
 _PIXELS = re.compile(r"^(\d{3,4})px$")

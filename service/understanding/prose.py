@@ -10,7 +10,7 @@ from typing import NamedTuple
 from .extract import BUCKET_SIZES
 from .logs import LogReading, looks_like_log
 from .normalize import normalize
-from .sentences import setting_line
+from .pasted import setting_line
 
 MAX_PROSE_LINES = 8
 # Lines of a pasted log (progress bars, tracebacks, figures): `logs.read_log` reads them, the matcher

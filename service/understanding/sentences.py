@@ -25,6 +25,7 @@ from .caches import NO_CACHE, Caches
 from .lexicon import Hit
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
+from .pasted import setting_line
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
 # inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
@@ -213,34 +214,12 @@ def read_sentences(
         if len(tokens) == start:
             continue
         marked = "?" in texts[k] or "\uff1f" in texts[k]
-        question = marked or _ends_asking(words[k], language)
-        setting = setting_line(texts[k])
+        question, setting = marked or _ends_asking(words[k], language), setting_line(texts[k])
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting))
     past, reaching, asking, aside = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
     return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of)
-
-
-# A line of settings: a config entry with one value (`resolution = "768,768"`, `"batch_size": 2,`,
-# `TRAIN_BATCH_SIZE=1`), or a command line mostly made of flags (`accelerate launch train.py --cache_latents`).
-_ENTRY = re.compile(r"^\s*\"?[A-Za-z][\w.-]*\"?\s*[:=]\s*\S+\s*\\?\s*$")
-_A_FLAG = re.compile(r"(?<!\S)--[A-Za-z]")
-_FLAG_SHARE = 3  # at least one word in three a flag
-
-
-def setting_line(line: str) -> bool:
-    """A line of a pasted config or command line, not the user's words.
-
-    >>> setting_line("  --max_train_steps=1600 \\\\"), setting_line('"gradient_checkpointing": "ON",')
-    (True, True)
-    >>> setting_line("I tried --cache_latents and it still OOMs"), setting_line("error: out of memory")
-    (False, False)
-    """
-    if _ENTRY.match(line):
-        return True
-    flags = len(_A_FLAG.findall(line))
-    return flags > 0 and flags * _FLAG_SHARE >= len(line.split())
 
 
 def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator[str]:
@@ -409,15 +388,13 @@ def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[
 
 def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without the failure's qualifiers (`sentences.qualifiers`: when, where, how often it fails) told
-    far from every sentence that tells the failure (more than `sentences.near` sentences away): in "I'm new to this
-    (...) it crashed with CUDA out of memory", being new is no first-step OOM. A line of a pasted config or command
-    line is the failing run's setting wherever it is (`resolution = "768,768"` five lines below the error)."""
+    far from every sentence that tells the failure (more than `sentences.near` sentences away) and outside a pasted
+    config line: in "I'm new to this (...) it crashed with CUDA out of memory", being new is no first-step OOM."""
     rules = reader.rules
     if not rules.qualifiers or len(reading.sentences) < 3:
         return hits
     failing = {reading.sentence_of(h.start) for h in hits if h.concept in rules.events}
     if not failing:
         return hits
-    return [h for h in hits if h.concept not in rules.qualifiers
-            or reading.sentences[reading.sentence_of(h.start)].setting
+    return [h for h in hits if h.concept not in rules.qualifiers or reading.sentences[reading.of[h.start]].setting
             or any(abs(reading.sentence_of(h.start) - k) <= rules.near for k in failing)]

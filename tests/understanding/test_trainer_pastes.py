@@ -7,8 +7,8 @@ import pytest
 
 from remedy.index.build import Index
 from remedy.understanding.matcher import understand
+from remedy.understanding.pasted import setting_line
 from remedy.understanding.prose import lead_of
-from remedy.understanding.sentences import setting_line
 
 _COMMAND = (
     "accelerate launch train_network.py --gradient_checkpointing --train_batch_size 2 "
