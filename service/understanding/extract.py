@@ -19,6 +19,7 @@ from .gc_words import distance as _distance
 from .gc_words import negated as negated_by
 from .gc_words import short_word, unsure
 from .lexicon import Hit
+from .pasted import keyed
 from .preview_steps import preview_step_counts
 from .stated_numbers import changed_to, count_near, failing_step, number_near, ranges, set_to
 
@@ -316,7 +317,7 @@ def _sizes(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], log
     after_bucket = False
     for i, tok in enumerate(tokens):
         n = tok.number if tok.number is not None or not tok.text.endswith("px") else _pixels(tok.text)
-        if n is None or i in used or not (256 <= n <= 4096 and n % 64 == 0):
+        if n is None or i in used or not (256 <= n <= 4096 and n % 64 == 0) or keyed(tokens, i, buckets):
             continue
         near_bucket = any(abs(i - b.start) <= _BUCKET_REACH for b in buckets)
         if near_bucket or (n in BUCKET_SIZES and not log_like):

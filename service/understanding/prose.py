@@ -10,6 +10,7 @@ from typing import NamedTuple
 from .extract import BUCKET_SIZES
 from .logs import LogReading, looks_like_log
 from .normalize import normalize
+from .pasted import setting_line
 
 MAX_PROSE_LINES = 8
 # Lines of a pasted log (progress bars, tracebacks, figures): `logs.read_log` reads them, the matcher
@@ -42,8 +43,25 @@ def split_text(text: str, log: LogReading) -> Parts:
     """The user's words of a text; a pasted log is mostly English whatever the user speaks, so its language
     is taken from the first line."""
     log_like = bool(log.signals) or looks_like_log(text)
-    lead = text.strip().split("\n", 1)[0] if log_like else None
-    return Parts(prose_of(text) if log_like else text, lead, log_like)
+    return Parts(prose_of(text) if log_like else text, lead_of(text) if log_like else None, log_like)
+
+
+def lead_of(text: str) -> str:
+    """The first line of a text, past the pasted command line or config lines it may open with: those are the
+    trainer's (English flags, whatever the user speaks), not the user's first words.
+
+    >>> lead_of('accelerate launch train.py --train_batch_size 2 --cache_latents\\nno entiendo por qué falla')
+    'no entiendo por qué falla'
+    >>> lead_of("I used --cache_latents and it still OOMs\\nTraceback (most recent call last):")
+    'I used --cache_latents and it still OOMs'
+    """
+    lines = text.strip().split("\n")
+    for line in lines[:MAX_PROSE_LINES]:
+        if line.strip() and not setting_line(line):
+            return line
+    return lines[0]
+
+
 
 
 def counter_step(text: str, counter: re.Pattern[str]) -> int | None:

@@ -25,6 +25,7 @@ from .caches import NO_CACHE, Caches
 from .lexicon import Hit
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
+from .pasted import setting_line
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
 # inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
@@ -48,6 +49,7 @@ class Sentence:
     cue: bool  # it holds a symptom word (read first in a long text)
     clauses: tuple[int, ...] = ()  # the first token of each clause after the first (after a comma, a colon, ...)
     aside: bool = False  # it says it is an aside ("by the way", "another thing:", "unrelated")
+    setting: bool = False  # a line of a pasted config or command line (`resolution = "768,768"`, `--cache_latents`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,8 +214,8 @@ def read_sentences(
         if len(tokens) == start:
             continue
         marked = "?" in texts[k] or "\uff1f" in texts[k]
-        question = marked or _ends_asking(words[k], language)
-        sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends)))
+        question, setting = marked or _ends_asking(words[k], language), setting_line(texts[k])
+        sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting))
     past, reaching, asking, aside = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
@@ -386,13 +388,13 @@ def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[
 
 def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without the failure's qualifiers (`sentences.qualifiers`: when, where, how often it fails) told
-    far from every sentence that tells the failure (more than `sentences.near` sentences away): in "I'm new to this
-    (...) it crashed with CUDA out of memory", being new is no first-step OOM."""
+    far from every sentence that tells the failure (more than `sentences.near` sentences away) and outside a pasted
+    config line: in "I'm new to this (...) it crashed with CUDA out of memory", being new is no first-step OOM."""
     rules = reader.rules
     if not rules.qualifiers or len(reading.sentences) < 3:
         return hits
     failing = {reading.sentence_of(h.start) for h in hits if h.concept in rules.events}
     if not failing:
         return hits
-    return [h for h in hits if h.concept not in rules.qualifiers
+    return [h for h in hits if h.concept not in rules.qualifiers or reading.sentences[reading.of[h.start]].setting
             or any(abs(reading.sentence_of(h.start) - k) <= rules.near for k in failing)]
