@@ -5,11 +5,13 @@ This is where understanding, engine and rendering meet; it reads nothing but its
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Set
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from .catalogs import Catalogs, Negotiated
 from .content.context import Context
+from .content.models import Implication
 from .engine.check import check_job
 from .engine.facts import resolve_context
 from .engine.plan import Plan, plan_symptom
@@ -27,6 +29,7 @@ from .understanding.extract import as_context_fields
 from .understanding.limits import DEFAULT_LIMITS, WorkLimits
 from .understanding.matcher import Scored, Understanding, outcome, understand
 from .understanding.outcome import without_evidence
+from .understanding.rank import Target
 
 FALLBACK_MESSAGE = N_("The language {requested} is not available; this answer is in {served}.")
 
@@ -235,6 +238,17 @@ def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) ->
     return Found(match, chosen, confidence, alternatives, topic)
 
 
+def _grounded(target: Target, present: frozenset[str], subjects: Set[str], implies: Iterable[Implication]) -> bool:
+    """True when the text names a subject of the guide that the target asks for, weighs positively or is `about` (or one
+    implied from those names: "where" and "config" make `where_in_job`), or when the target names no subject (an
+    entry about the whole guide, reached by "summary" or "guide")."""
+    own = set(target.require).union(*target.groups, (name for name, weight in target.weights if weight > 0),
+                                   target.intent.about)
+    own.update(imp.then for imp in implies if imp.then in present and not own.isdisjoint(imp.all))
+    wanted = own.intersection(subjects)
+    return not wanted or not wanted.isdisjoint(present)
+
+
 def _groups(index: Index, target: str) -> tuple[frozenset[str], ...]:
     """The `require_any` groups of a target of the matcher."""
     return next((t.groups for t in index.matcher.targets if t.id == target), ())
@@ -321,7 +335,16 @@ def answer_search(
     u = understand(index.matcher, query, neg.lang, caches, limits)
     # A text with no subject of the guide (a model or a trainer named, a feature asked for) has no hit.
     needs = index.content.intents.search_needs
-    ranked = list(u.ranked) if not needs or not (u.concepts | u.features).isdisjoint(needs) else []
+    present = u.concepts | u.features
+    ranked = list(u.ranked) if not needs or not present.isdisjoint(needs) else []
+    if needs and ranked:
+        # Each hit needs a subject of its own among them: an entry reached only through common words ("when",
+        # "off", "first") is no hit, however many subjects the rest of the text names.
+        # A name implied from a subject is a subject too ("unsure" and "gc" make `unsure_gc`).
+        implies = index.content.intents.implies
+        subjects = set(needs).union(imp.then for imp in implies if not set(needs).isdisjoint(imp.all))
+        targets = {t.id: t for t in index.matcher.targets}
+        ranked = [s for s in ranked if s.id not in targets or _grounded(targets[s.id], present, subjects, implies)]
     best = ranked[0].score if ranked else 0.0
     second = ranked[1].score if len(ranked) > 1 else 0.0
     match, _ = outcome(best, second, thresholds.confident, thresholds.minimum)

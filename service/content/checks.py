@@ -132,7 +132,8 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     names = set(content.concepts) | set(content.features) | implied
     for tid, intent in content.intents.targets.items():
         yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)
-        refs = [*intent.require, *(c for g in intent.require_any for c in g), *intent.forbid, *intent.weights]
+        refs = [*intent.require, *(c for g in intent.require_any for c in g), *intent.forbid, *intent.weights,
+                *intent.about]
         for ref in refs:
             yield from missing(f, f"targets.{tid}", ref, names, "concept or feature")
     for i, imp in enumerate(content.intents.implies):

@@ -223,6 +223,9 @@ class Intent(Frozen):
     forbid: tuple[Key, ...] = ()
     prior: float = 0.0
     weights: dict[Key, float] = {}
+    # The subjects of the guide a search hit on this target may rest on, besides those its requirements and
+    # positive weights name (`search_needs`): "why does VRAM spike when I turn GC off" is about `why-sudden-oom`.
+    about: tuple[Key, ...] = ()
 
 
 class Outside(Frozen):
