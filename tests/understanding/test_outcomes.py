@@ -222,3 +222,26 @@ def test_weak_results_told_beside_speed_are_kept(index: Index) -> None:
 ])
 def test_a_subject_missing_from_the_outputs_is_weak_samples(index: Index, lang: str, text: str) -> None:
     assert _symptom(understand(index.matcher, text, lang)) == "weak-samples"
+
+
+# --- "nothing weird": a weak word after "nothing" names no weak result ---------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "training runs at 4 s/it and the samples look fine, nothing weird, it is just too slow"),
+    ("es", "entrena a 4 s/it, las muestras salen bien, ni nada raro, pero va lentísimo"),
+    ("pt", "treina a 4 s/it, as amostras saem boas, nada de estranho, só que é lento demais"),
+    ("fr", "ça tourne à 4 s/it, les samples sont bons, rien de bizarre, mais c'est beaucoup trop lent"),
+    ("ko", "4 s/it 정도고 샘플은 괜찮아요 이상한 건 없어요 그냥 너무 느려요"),
+])
+def test_nothing_weird_is_no_weak_result(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "weak" not in u.concepts
+    assert _symptom(u) == "slow-training"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the lora does nothing, nothing changed in my images"),
+    ("es", "la lora no hace nada, los resultados salen raros"),
+])
+def test_a_weak_result_told_beside_nothing_stays_weak(index: Index, lang: str, text: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == "weak-samples"
