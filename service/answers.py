@@ -5,13 +5,11 @@ This is where understanding, engine and rendering meet; it reads nothing but its
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from .catalogs import Catalogs, Negotiated
 from .content.context import Context
-from .content.models import Implication
 from .engine.check import check_job
 from .engine.facts import resolve_context
 from .engine.plan import Plan, plan_symptom
@@ -29,7 +27,6 @@ from .understanding.extract import as_context_fields
 from .understanding.limits import DEFAULT_LIMITS, WorkLimits
 from .understanding.matcher import Scored, Understanding, outcome, understand
 from .understanding.outcome import without_evidence
-from .understanding.rank import Target
 
 FALLBACK_MESSAGE = N_("The language {requested} is not available; this answer is in {served}.")
 
@@ -219,7 +216,8 @@ def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) ->
     second = candidates[1].score if len(candidates) > 1 else 0.0
     match, confidence = outcome(best, second, thresholds.confident, thresholds.minimum)
     chosen = candidates[0].id if candidates and match != "none" else None
-    if match == "confident" and chosen and without_evidence(u.concepts, u.log.gpu_oom, _groups(index, chosen)):
+    if match == "confident" and chosen and without_evidence(u.concepts, u.log.gpu_oom,
+                                                             index.matcher.by_id[chosen].groups):
         match, confidence = "ambiguous", min(confidence, round(thresholds.confident - 0.001, 3))
     topic: Scored | None = None
     topics = [s for s in u.ranked if s.kind in ("faq", "section")]
@@ -238,20 +236,11 @@ def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) ->
     return Found(match, chosen, confidence, alternatives, topic)
 
 
-def _grounded(target: Target, present: frozenset[str], subjects: Set[str], implies: Iterable[Implication]) -> bool:
-    """True when the text names a subject of the guide that the target asks for, weighs positively or is `about` (or one
-    implied from those names: "where" and "config" make `where_in_job`), or when the target names no subject (an
-    entry about the whole guide, reached by "summary" or "guide")."""
-    own = set(target.require).union(*target.groups, (name for name, weight in target.weights if weight > 0),
-                                   target.intent.about)
-    own.update(imp.then for imp in implies if imp.then in present and not own.isdisjoint(imp.all))
-    wanted = own.intersection(subjects)
-    return not wanted or not wanted.isdisjoint(present)
-
-
-def _groups(index: Index, target: str) -> tuple[frozenset[str], ...]:
-    """The `require_any` groups of a target of the matcher."""
-    return next((t.groups for t in index.matcher.targets if t.id == target), ())
+def _grounded(grounds: tuple[frozenset[str], frozenset[str]], present: frozenset[str]) -> bool:
+    """True when the text names a subject of the guide the target rests on (`tables.grounds`), or the target names
+    no subject (an entry about the whole guide, reached by "summary" or "guide")."""
+    wanted, accepted = grounds
+    return not wanted or not accepted.isdisjoint(present)
 
 
 def _without_plan(index: Index, lang: str, merged: Context, u: Understanding | None, topic: Scored | None,
@@ -341,10 +330,8 @@ def answer_search(
         # Each hit needs a subject of its own among them: an entry reached only through common words ("when",
         # "off", "first") is no hit, however many subjects the rest of the text names.
         # A name implied from a subject is a subject too ("unsure" and "gc" make `unsure_gc`).
-        implies = index.content.intents.implies
-        subjects = set(needs).union(imp.then for imp in implies if not set(needs).isdisjoint(imp.all))
-        targets = {t.id: t for t in index.matcher.targets}
-        ranked = [s for s in ranked if s.id not in targets or _grounded(targets[s.id], present, subjects, implies)]
+        grounds = index.matcher.grounds
+        ranked = [s for s in ranked if _grounded(grounds[s.id], present)]
     best = ranked[0].score if ranked else 0.0
     second = ranked[1].score if len(ranked) > 1 else 0.0
     match, _ = outcome(best, second, thresholds.confident, thresholds.minimum)

@@ -74,6 +74,8 @@ class Matcher:
     open_targets: tuple[int, ...]  # targets with no requirement: candidates for every in-domain query
     counter: re.Pattern[str]  # a progress counter in the user's words, from every language's counter words
     requirers: dict[str, tuple[int, ...]]  # name -> targets that require it
+    by_id: dict[str, Target]
+    grounds: dict[str, tuple[frozenset[str], frozenset[str]]]  # target id -> what a search hit on it rests on
     sentences: SentenceReader  # the markers of a sentence's status per language, the sentence rules
 
 
@@ -143,6 +145,8 @@ def build_matcher(content: Content) -> Matcher:
         open_targets=tuple(i for i, t in enumerate(targets) if not (t.require or t.groups)),
         counter=counter_pattern(content),
         requirers=tables.requirers(targets),
+        by_id={t.id: t for t in targets},
+        grounds=tables.grounds(content, targets),
         sentences=build_reader(analyzer, content, build),
     )
 
