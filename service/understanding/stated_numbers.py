@@ -70,10 +70,15 @@ def failing_step(
     return tokens[j].number
 
 
+def _one_word_joins(spans: dict[str, list[Hit]]) -> set[int]:
+    """Where a one-word join stands ("to", "à", "auf"): between a range's ends, or before a value set."""
+    return {h.start for h in spans.get("span_to", _NONE) if h.end == h.start + 1}
+
+
 def ranges(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
     """Numbers joined by a range word ("works for 100 to 1000 steps", "de 100 à 1000 pas"): a span of the run,
     no step of it."""
-    joins = {h.start for h in spans.get("span_to", _NONE) if h.end == h.start + 1}
+    joins = _one_word_joins(spans)
     out: set[int] = set()
     for i in range(len(tokens) - 2):
         if tokens[i].number is not None and i + 1 in joins and tokens[i + 2].number is not None:
@@ -87,7 +92,7 @@ _SET_REACH = 8  # "the batch size that I set to 6": the verb's clause after the 
 def set_to(tokens: list[Token], spans: dict[str, list[Hit]], facts: list[Hit], used: set[int]) -> int | None:
     """A value given further on in the fact's clause by a join word: "the batch size, which I set to 6", "le batch
     size que j'ai mis à 6", "el batch lo puse a 4" (1 to 512, a number not used by another fact)."""
-    joins = {h.start for h in spans.get("span_to", _NONE) if h.end == h.start + 1}
+    joins = _one_word_joins(spans)
     for fact in facts:
         for j in range(fact.end, min(len(tokens) - 1, fact.end + _SET_REACH)):
             n = tokens[j + 1].number
