@@ -31,7 +31,8 @@ from .outcome import outcome
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 from .prose import Parts, counter_step, flag_spelling, flag_state, pasted_arch, prose_of, setting_number, split_text
 from .rank import Scored, Target, rank, similarity
-from .sentences import Reading, SentenceReader, build_reader, near_the_failure, read_sentences, told_now
+from .sentence_reader import SentenceReader, build_reader
+from .sentences import Reading, near_the_failure, read_sentences, told_now
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",

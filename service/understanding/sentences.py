@@ -10,22 +10,23 @@ words a hypothetical or a negation reaches); `told_now` drops the events (`inten
 are not the present state.
 
 The markers are data: `knowledge/text/<lang>/profile.yaml` `sentences` (`content.sentence_models.SentenceMarkers`),
-matched in the stream of the text's language as the analyzer reads it (stems; a Hangul marker as a word's start).
+compiled in `sentence_reader`, matched in the stream of the text's language as the analyzer reads it (stems; a
+Hangul marker as a word's start).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from ..content.models import Content, SentenceMarkers, SentenceRules
 from .analysis import Analyzer, Token, join_separable
 from .caches import NO_CACHE, Caches
 from .lexicon import Hit
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
+from .sentence_reader import Language, SentenceReader
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
 # inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
@@ -93,79 +94,6 @@ class Reading:
     def asked(self) -> frozenset[int]:
         """The tokens of the sentences that end in a question mark ("GC is off. Why does it OOM?")."""
         return frozenset(i for s in self.sentences if s.marked for i in range(s.start, s.end))
-
-
-# A marker table: first form -> the marker phrases (forms) starting with it, longest first, and their kind.
-_Table = dict[str, tuple[tuple[tuple[str, ...], str], ...]]
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class _Language:
-    stream: int
-    hangul: bool
-    table: _Table
-    question_endings: tuple[str, ...]
-    sentence_endings: tuple[str, ...]
-    cues: frozenset[str]  # forms of the symptom words (`rules.cues`) in this language's stream
-    reach: int  # words a hypothetical or a negation reaches
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class SentenceReader:
-    """The compiled markers of every language and the sentence rules (index layer; read-only)."""
-
-    analyzer: Analyzer
-    rules: SentenceRules
-    told: frozenset[str]  # concepts that tell a symptom of the guide (`rules.told`)
-    asides: frozenset[str]  # other subjects a sentence of its own may name aside (`rules.asides`)
-    across: tuple[tuple[frozenset[str], str], ...]  # the implications said across sentences (`implies` `across`)
-    languages: Mapping[str, _Language]
-    default: str  # the language whose markers read a text of no known language
-
-    def language(self, lang: str | None) -> _Language:
-        return self.languages.get(lang or "", self.languages[self.default])
-
-
-def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE) -> SentenceReader:
-    """Marker tables per language from the profiles, cue forms from the vocabularies of `sentences.cues`."""
-    languages = {}
-    cue_concepts = set(content.intents.sentences.cues)
-    for lang, profile in content.profiles.items():
-        markers = profile.sentences
-        stream = analyzer.stream_of(lang)
-        hangul = profile.script == "hangul"
-        table: dict[str, list[tuple[tuple[str, ...], str]]] = {}
-        for kind, phrases in _kinds(markers):
-            for phrase in phrases:
-                forms = tuple(normalize(w) for w in split_tokens(normalize(phrase))) if hangul else \
-                    analyzer.phrase_forms(lang, phrase, caches)
-                if forms:
-                    table.setdefault(forms[0], []).append((forms, kind))
-        cues = {
-            analyzer.phrase_forms(lang, phrase, caches)[0]
-            for concept, phrases in content.texts[lang].vocabulary.concepts.items() if concept in cue_concepts
-            for phrase in phrases if len(split_tokens(normalize(phrase))) == 1
-        }
-        languages[lang] = _Language(
-            stream=stream,
-            hangul=hangul,
-            table={k: tuple(sorted(v, key=lambda p: -len(p[0]))) for k, v in table.items()},
-            question_endings=tuple(normalize(e) for e in markers.question_endings),
-            sentence_endings=tuple(normalize(e) for e in markers.sentence_endings),
-            cues=frozenset(cues),
-            reach=markers.reach,
-        )
-    rules = content.intents.sentences
-    across = tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across)
-    return SentenceReader(analyzer, rules, frozenset(rules.told), frozenset(rules.asides), across, languages,
-                          content.languages.default)
-
-
-_KINDS = ("question", "aside", "past", "present", "hypothetical", "hypothetical_after", "negation", "negation_after")
-
-
-def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:
-    return ((kind, getattr(markers, kind)) for kind in _KINDS)
 
 
 # --- reading -------------------------------------------------------------------------------------------------
@@ -262,7 +190,7 @@ def _korean_sentences(sentence: str, endings: tuple[str, ...]) -> list[str]:
     return pieces
 
 
-def _ends_asking(words: Sequence[str], language: _Language) -> bool:
+def _ends_asking(words: Sequence[str], language: Language) -> bool:
     """A Korean question without a question mark: its last Hangul word ends asking (`~까요`, `~나요`)."""
     for word in reversed(words):
         if is_hangul(word):
@@ -271,7 +199,7 @@ def _ends_asking(words: Sequence[str], language: _Language) -> bool:
 
 
 def _choose(
-    words: list[list[str]], texts: list[str], language: _Language, analyzer: Analyzer, budget: int,
+    words: list[list[str]], texts: list[str], language: Language, analyzer: Analyzer, budget: int,
 ) -> tuple[dict[int, int], frozenset[int]]:
     """Sentence index -> how many of its words are read, and the sentences found to hold a symptom word. A text
     within the budget is read whole; a longer one reads its questions first, then the sentences with a symptom
@@ -290,7 +218,7 @@ def _choose(
     return chosen, cued
 
 
-def _has_cue(words: Sequence[str], language: _Language, analyzer: Analyzer) -> bool:
+def _has_cue(words: Sequence[str], language: Language, analyzer: Analyzer) -> bool:
     """A symptom word among the sentence's words, read cheaply (a stem or Hangul form, no typo correction; not
     remembered: a word of a sentence that is not read leaves nothing in the caches)."""
     profile = analyzer.profiles[analyzer.streams[language.stream]]
@@ -302,7 +230,7 @@ def _has_cue(words: Sequence[str], language: _Language, analyzer: Analyzer) -> b
 
 
 def _status(
-    tokens: list[Token], sentences: list[Sentence], language: _Language,
+    tokens: list[Token], sentences: list[Sentence], language: Language,
 ) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool]]:
     """The tokens told as past; each hypothetical or negation marker (start, end, direction); per sentence,
     whether a question marker is in it, and whether an aside marker is.
@@ -333,7 +261,7 @@ def _status(
     return frozenset(past), tuple(reaching), asking, aside
 
 
-def _markers(tokens: list[Token], start: int, end: int, language: _Language) -> list[tuple[int, str, int]]:
+def _markers(tokens: list[Token], start: int, end: int, language: Language) -> list[tuple[int, str, int]]:
     """(position, kind, end) of each marker in tokens[start:end], the longest at each position."""
     out = []
     table, stream, hangul = language.table, language.stream, language.hangul
@@ -361,7 +289,7 @@ def _markers(tokens: list[Token], start: int, end: int, language: _Language) -> 
     return out
 
 
-def _lookups(token: Token, language: _Language) -> tuple[str, ...]:
+def _lookups(token: Token, language: Language) -> tuple[str, ...]:
     """The keys a Hangul word may start a marker with: its first syllables (one syllable only as the whole word)."""
     word = token.text
     return tuple(word[:n] for n in range(min(len(word), 4), 0, -1) if n == len(word) or n > 1)

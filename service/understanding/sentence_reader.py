@@ -1,0 +1,89 @@
+"""The sentence markers compiled per language (index layer; read-only): what `sentences.read_sentences` reads with.
+
+Each language's markers (`knowledge/text/<lang>/profile.yaml` `sentences`, `content.sentence_models.SentenceMarkers`)
+become a table keyed by a marker's first form in the stream the analyzer reads that language in (stems; a Hangul
+marker as a word's start), with the forms of the symptom words (`intents.yaml` `sentences.cues`) and the
+implications said across sentences (`implies` `across`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ..content.models import Content, SentenceMarkers, SentenceRules
+from .analysis import Analyzer
+from .caches import NO_CACHE, Caches
+from .normalize import normalize, split_tokens
+
+# A marker table: first form -> the marker phrases (forms) starting with it, longest first, and their kind.
+Table = dict[str, tuple[tuple[tuple[str, ...], str], ...]]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Language:
+    stream: int
+    hangul: bool
+    table: Table
+    question_endings: tuple[str, ...]
+    sentence_endings: tuple[str, ...]
+    cues: frozenset[str]  # forms of the symptom words (`rules.cues`) in this language's stream
+    reach: int  # words a hypothetical or a negation reaches
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SentenceReader:
+    """The compiled markers of every language and the sentence rules (index layer; read-only)."""
+
+    analyzer: Analyzer
+    rules: SentenceRules
+    told: frozenset[str]  # concepts that tell a symptom of the guide (`rules.told`)
+    asides: frozenset[str]  # other subjects a sentence of its own may name aside (`rules.asides`)
+    across: tuple[tuple[frozenset[str], str], ...]  # the implications said across sentences (`implies` `across`)
+    languages: Mapping[str, Language]
+    default: str  # the language whose markers read a text of no known language
+
+    def language(self, lang: str | None) -> Language:
+        return self.languages.get(lang or "", self.languages[self.default])
+
+
+def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE) -> SentenceReader:
+    """Marker tables per language from the profiles, cue forms from the vocabularies of `sentences.cues`."""
+    languages = {}
+    cue_concepts = set(content.intents.sentences.cues)
+    for lang, profile in content.profiles.items():
+        markers = profile.sentences
+        stream = analyzer.stream_of(lang)
+        hangul = profile.script == "hangul"
+        table: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for kind, phrases in _kinds(markers):
+            for phrase in phrases:
+                forms = tuple(normalize(w) for w in split_tokens(normalize(phrase))) if hangul else \
+                    analyzer.phrase_forms(lang, phrase, caches)
+                if forms:
+                    table.setdefault(forms[0], []).append((forms, kind))
+        cues = {
+            analyzer.phrase_forms(lang, phrase, caches)[0]
+            for concept, phrases in content.texts[lang].vocabulary.concepts.items() if concept in cue_concepts
+            for phrase in phrases if len(split_tokens(normalize(phrase))) == 1
+        }
+        languages[lang] = Language(
+            stream=stream,
+            hangul=hangul,
+            table={k: tuple(sorted(v, key=lambda p: -len(p[0]))) for k, v in table.items()},
+            question_endings=tuple(normalize(e) for e in markers.question_endings),
+            sentence_endings=tuple(normalize(e) for e in markers.sentence_endings),
+            cues=frozenset(cues),
+            reach=markers.reach,
+        )
+    rules = content.intents.sentences
+    across = tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across)
+    return SentenceReader(analyzer, rules, frozenset(rules.told), frozenset(rules.asides), across, languages,
+                          content.languages.default)
+
+
+KINDS = ("question", "aside", "past", "present", "hypothetical", "hypothetical_after", "negation", "negation_after")
+
+
+def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:
+    return ((kind, getattr(markers, kind)) for kind in KINDS)
