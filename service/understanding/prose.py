@@ -102,7 +102,7 @@ def pasted_arch(text: str) -> str | None:
 
 
 def prose_of(text: str) -> str:
-    """The user's own lines of a text that holds a log (the first line always counts).
+    r"""The user's own lines of a text that holds a log (the first line always counts).
 
     >>> prose_of("it fails\nStarting job\nUsing TF32 for faster training\nLoading VAE\nany idea?")
     'it fails\nany idea?'
