@@ -130,3 +130,24 @@ def test_a_trainers_status_lines_are_no_prose() -> None:
     assert prose_of(text) == "the dataset folder is not found"
     # two lines of one's own that start alike are prose
     assert "Using GC" in prose_of("it fails\nUsing GC on a 4090\nLoading takes forever. Why?")
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "with my LoRA added, one step of generation takes 8 minutes, then OOM before the 2nd step"),
+    ("es", "con mi LoRA, un paso de generación tarda 8 minutos y luego OOM antes del paso 2"),
+    ("pt", "com a minha LoRA, um passo de geração leva 8 minutos e depois dá OOM antes do passo 2"),
+    ("fr", "avec mon LoRA, une étape de génération prend 8 minutes, puis OOM avant l'étape 2"),
+    ("de", "mit meiner LoRA dauert ein Generierungsschritt 8 Minuten, dann OOM vor Schritt 2"),
+    ("ko", "로라 넣으면 생성 스텝 하나에 8분 걸리고 2스텝 전에 OOM 나요"),
+])
+def test_a_generation_step_is_no_training_step(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "inference_act" in u.concepts and not u.in_domain
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "block swap 20"), ("es", "intercambio de bloques 20"), ("pt", "troca de blocos 20"),
+    ("fr", "échange de blocs 20"), ("de", "Block-Swap 20"), ("ko", "블록 스왑 20"),
+])
+def test_block_swap_is_the_low_vram_path(index: Index, lang: str, text: str) -> None:
+    assert "low_vram" in understand(index.matcher, text, lang).concepts
