@@ -151,3 +151,27 @@ def test_a_generation_step_is_no_training_step(index: Index, lang: str, text: st
 ])
 def test_block_swap_is_the_low_vram_path(index: Index, lang: str, text: str) -> None:
     assert "low_vram" in understand(index.matcher, text, lang).concepts
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "training crashed at epoch 3, no error shown"),
+    ("es", "el entrenamiento se cae en la época 3 sin dar ningún error"),
+    ("pt", "o treino falha na época 3, sem erro nenhum"),
+    ("fr", "l'entraînement plante à l'epoch 3 sans aucune erreur"),
+    ("de", "das Training stürzt in Epoche 3 ab, ohne Fehlermeldung"),
+    ("ko", "3 에폭에서 에러 없이 학습이 죽어요"),
+])
+def test_a_crash_with_no_error_at_all_is_no_oom(client: TestClient, lang: str, text: str) -> None:
+    assert _diagnose(client, text, lang)["symptom"] is None
+    assert client.get("/v1/search", params={"q": text, "lang": lang}).json()["match"] == "none"
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("en", "it crashes at step 3 with no error message since I turned GC off", "oom-early-steps"),
+    ("en", "it finished without errors but the LoRA looks nothing like her", "weak-samples"),
+    ("de", "Training läuft ohne Fehler durch, aber die LoRA sieht ihr überhaupt nicht ähnlich", "weak-samples"),
+])
+def test_no_error_beside_a_setting_or_an_outcome_keeps_the_symptom(
+    index: Index, lang: str, text: str, symptom: str,
+) -> None:
+    assert _top_symptom(index, text, lang) == symptom
