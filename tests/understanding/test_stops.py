@@ -175,3 +175,15 @@ def test_no_error_beside_a_setting_or_an_outcome_keeps_the_symptom(
     index: Index, lang: str, text: str, symptom: str,
 ) -> None:
     assert _top_symptom(index, text, lang) == symptom
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Training fails after the first epoch with KeyError: 'caption'"),
+    ("es", "el entrenamiento falla en la época 2 con un FileNotFoundError"),
+    ("pt", "o treino falha depois da primeira época com ModuleNotFoundError"),
+    ("fr", "l'entraînement plante après la première epoch avec un ValueError"),
+    ("de", "das Training stürzt nach der ersten Epoche mit einem TypeError ab"),
+    ("ko", "학습이 에폭 1 끝나고 KeyError로 죽어요"),
+])
+def test_an_exception_named_in_prose_is_another_failure(client: TestClient, lang: str, text: str) -> None:
+    assert _diagnose(client, text, lang)["symptom"] is None
