@@ -59,6 +59,12 @@ def test_a_stop_with_memory_evidence_is_still_an_oom(index: Index, lang: str, te
     ("fr", "le LoRA que j'ai entraîné ne donne que du bruit, il est inutilisable"),
     ("de", "die trainierte LoRA erzeugt nur Rauschen, völlig unbrauchbar"),
     ("ko", "학습한 로라가 노이즈만 나와서 쓸 수가 없어요"),
+    ("en", "my trained lora makes everything look oversaturated, faces come out melted"),
+    ("es", "la lora que entrené saca caras derretidas"),
+    ("pt", "a LoRA treinada deixa tudo supersaturado"),
+    ("fr", "mon LoRA entraîné donne des visages fondus"),
+    ("de", "meine trainierte LoRA macht nur graue Bilder"),
+    ("ko", "학습한 로라로 뽑으면 얼굴이 녹아내린 것처럼 나와요"),
 ])
 def test_a_weak_result_told_by_its_outcome(index: Index, lang: str, text: str) -> None:
     assert _top_symptom(index, text, lang) == "weak-samples"
