@@ -193,3 +193,15 @@ def test_no_error_beside_a_setting_or_an_outcome_keeps_the_symptom(
 ])
 def test_an_exception_named_in_prose_is_another_failure(client: TestClient, lang: str, text: str) -> None:
     assert _diagnose(client, text, lang)["symptom"] is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "runs fine but goes OOM while evaluating at the end of the epoch"),
+    ("es", "se queda sin memoria en el paso de evaluación"),
+    ("pt", "fica sem memória na etapa de avaliação"),
+    ("fr", "CUDA out of memory pendant l'évaluation"),
+    ("de", "CUDA out of memory bei der Evaluierung"),
+    ("ko", "평가 단계에서 메모리 부족이 떠요"),
+])
+def test_an_oom_in_the_evaluation_is_the_sampling_phase(index: Index, lang: str, text: str) -> None:
+    assert _top_symptom(index, text, lang) == "oom-during-sampling"
