@@ -375,10 +375,23 @@ class Analyzer:
     def phrase_forms(self, lang: str, phrase: str, c: Caches = NO_CACHE) -> tuple[str, ...]:
         """A vocabulary phrase of `lang` as the forms its own stream gives (no typo correction): the form a
         query token gets in that stream (`_forms`), computed for that stream only."""
-        return tuple(
-            self.korean_form(w) if is_hangul(w) else self.stem(lang, w, c)
-            for w in split_tokens(normalize(phrase))
-        )
+        return self._forms_of(lang, split_tokens(normalize(phrase)), c)
+
+    def phrase_variants(self, lang: str, phrase: str, c: Caches = NO_CACHE) -> tuple[tuple[str, ...], ...]:
+        """`phrase_forms`, and also the forms with its separable verbs joined as a query's are, when that differs:
+        "sieht anders aus" then matches the query "sieht anders aus" once both read `aussehen`, and still matches a
+        query whose verb was misspelt (`hoert ... auf` is not joined before it is corrected)."""
+        normalized = normalize(phrase)
+        words = split_tokens(normalized)
+        plain = self._forms_of(lang, words, c)
+        profile = self.profiles.get(lang)
+        if profile is None or not profile.separable:
+            return (plain,)
+        joined = self._forms_of(lang, join_particles(normalized, words, profile), c)
+        return (plain,) if joined == plain else (plain, joined)
+
+    def _forms_of(self, lang: str, words: Iterable[str], c: Caches = NO_CACHE) -> tuple[str, ...]:
+        return tuple(self.korean_form(w) if is_hangul(w) else self.stem(lang, w, c) for w in words)
 
     def stream_of(self, lang: str | None) -> int:
         return self.streams.index(lang) if lang in self.streams else len(self.streams) - 1

@@ -1,6 +1,6 @@
 """How users write in the six languages (issue 12, brief `multi`), each mechanism on sentences written for the test:
-German separable verbs and on/off words, installation questions, numbers bound to their own word, and "without
-getting an OOM"."""
+German separable verbs and on/off words, installation questions, numbers bound to their own word, "without
+getting an OOM", next to no effect, German looks and the computer's RAM."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
 from remedy.understanding.analysis import join_particles, normalize, split_tokens
+from remedy.understanding.lexicon import size_width
 from remedy.understanding.matcher import understand
 
 
@@ -203,3 +204,71 @@ def test_an_oom_only_to_avoid_is_not_stated(index: Index, lang: str, text: str) 
     u = understand(index.matcher, text, lang)
     assert "oom" not in u.concepts
     assert u.ranked and u.ranked[0].id in {"slow-training", "speed-alternatives"}
+
+
+# --- 7. next to no effect, the looks of a thing, the computer's RAM (session 5, brief `langs`) -----------------
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the previews were fine, but in forge my lora does almost nothing"),
+    ("es", "en el entrenamiento las previews bien, pero en forge la lora casi no hace nada"),
+    ("pt", "no treino as previews ficaram boas, mas no forge a lora quase não faz diferença"),
+    ("fr", "les previews étaient bien mais dans forge ma lora ne fait quasiment rien"),
+    ("de", "die Previews waren gut, aber in Forge macht meine LoRA so gut wie nichts"),
+    ("ko", "프리뷰는 괜찮았는데 forge에서 로라 쓰면 변화가 거의 없어요"),
+])
+def test_next_to_no_effect_of_the_lora_is_a_weak_result(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "weak" in u.concepts
+    assert _top_symptom(index, text, lang) == "weak-samples"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I changed almost nothing and now it runs out of memory at step 2"),
+    ("fr", "j'ai presque rien changé et maintenant OOM au step 2"),
+    ("de", "hab fast nichts geändert und jetzt OOM bei Schritt 2"),
+])
+def test_almost_nothing_said_of_something_else_is_no_weak_result(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "weak" not in u.concepts
+    assert _top_symptom(index, text, lang) == "oom-early-steps"
+
+
+@pytest.mark.parametrize(("text", "joined"), [
+    ("die Samples sehen komisch aus", "aussehen"),  # how it looks, never "off"
+    ("das sieht gut aus", "aussehen"),
+    ("GC sieht man in der Config, GC aus", "aus"),  # the particle of another clause keeps its own meaning
+])
+def test_a_german_look_is_no_switch(index: Index, text: str, joined: str) -> None:
+    normalized = normalize(text)
+    assert join_particles(normalized, split_tokens(normalized), index.matcher.analyzer.profiles["de"])[-1] == joined
+
+
+def test_a_german_phrase_is_matched_joined_and_as_written(index: Index) -> None:
+    analyzer = index.matcher.analyzer
+    assert len(analyzer.phrase_variants("de", "sehen anders aus")) == 2  # "aus" joined to `aussehen`, and as written
+    assert len(analyzer.phrase_variants("de", "gc aus")) == 1  # no verb of the particle: one form
+    assert len(analyzer.phrase_variants("en", "looks different")) == 1
+    u = understand(index.matcher, "die Vorschaubilder sehen super aus, aber die fertige LoRA sieht anders aus", "de")
+    assert "off" not in u.concepts and "weak" in u.concepts
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my pc ram fills up completely when the model loads and then the process is killed"),
+    ("es", "la RAM del PC se llena entera cuando carga el modelo y se cierra el proceso"),
+    ("pt", "a RAM do computador enche toda quando carrega o modelo e o processo fecha"),
+    ("fr", "la RAM de mon PC est pleine au chargement du modèle et le process se ferme"),
+    ("de", "der RAM vom PC ist beim Laden des Modells voll und der Prozess stirbt"),
+    ("ko", "모델 불러올때 램 64기가가 꽉 차고 프로세스가 죽어요"),
+])
+def test_the_computers_own_ram_in_prose_is_no_gpu_oom(client: TestClient, index: Index, lang: str, text: str) -> None:
+    assert "host_ram" in understand(index.matcher, text, lang).concepts
+    d = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
+    assert d["symptom"] is None
+    assert client.get("/v1/search", params={"q": text, "lang": lang}).json()["match"] == "none"
+
+
+def test_a_korean_size_keeps_its_particle(index: Index) -> None:
+    tokens = index.matcher.analyzer.tokens("램 32기가가 꽉", "ko")[1]
+    assert [size_width(tokens, i) for i in range(len(tokens))][1] == 2  # "32" + "기가가" spell one size
+    assert size_width(index.matcher.analyzer.tokens("32 steps", "en")[1], 0) == 0
