@@ -272,3 +272,39 @@ def test_a_korean_size_keeps_its_particle(index: Index) -> None:
     tokens = index.matcher.analyzer.tokens("램 32기가가 꽉", "ko")[1]
     assert [size_width(tokens, i) for i in range(len(tokens))][1] == 2  # "32" + "기가가" spell one size
     assert size_width(index.matcher.analyzer.tokens("32 steps", "en")[1], 0) == 0
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the resemblance is weak, honestly"),
+    ("es", "el parecido es bastante pobre"),
+    ("pt", "a semelhança ficou fraca"),
+    ("fr", "la ressemblance est faible"),
+    ("de", "die Ähnlichkeit ist schwach"),
+    ("ko", "유사도가 낮아요"),
+])
+def test_a_weak_likeness_alone_is_a_weak_result(index: Index, lang: str, text: str) -> None:
+    assert _top_symptom(index, text, lang) == "weak-samples"
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("es", "no queda vram en la tarjeta en el paso 2", "oom-early-steps"),
+    ("pt", "não sobra memória na placa quando gera as amostras", "oom-during-sampling"),
+    ("fr", "y a plus de vram sur la carte au step 2", "oom-early-steps"),
+    ("de", "die Karte hat keinen VRAM mehr, sobald das Training startet", "oom-early-steps"),
+    ("de", "beim Sampling läuft der VRAM über", "oom-during-sampling"),
+    ("ko", "샘플 뽑을때 vram 없다고 떠요", "oom-during-sampling"),
+])
+def test_no_memory_left_as_forums_write_it(index: Index, lang: str, text: str, symptom: str) -> None:
+    assert "oom" in understand(index.matcher, text, lang).concepts
+    assert _top_symptom(index, text, lang) == symptom
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("es", "OOM en cuanto empieza el entrenamiento"),
+    ("pt", "OOM logo no arranque do treino"),
+    ("fr", "OOM dès que l'entraînement démarre"),
+    ("de", "OOM, sobald das Training losgeht"),
+])
+def test_as_soon_as_it_starts_is_early(index: Index, lang: str, text: str) -> None:
+    assert "early" in understand(index.matcher, text, lang).concepts
+    assert _top_symptom(index, text, lang) == "oom-early-steps"
