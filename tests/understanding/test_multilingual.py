@@ -308,3 +308,16 @@ def test_no_memory_left_as_forums_write_it(index: Index, lang: str, text: str, s
 def test_as_soon_as_it_starts_is_early(index: Index, lang: str, text: str) -> None:
     assert "early" in understand(index.matcher, text, lang).concepts
     assert _top_symptom(index, text, lang) == "oom-early-steps"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the card fills up while it makes the preview images"),
+    ("es", "la gráfica se llena cuando genera las imágenes de muestra"),
+    ("pt", "a placa lota quando gera as imagens de amostra"),
+    ("fr", "le gpu sature pendant la génération des aperçus"),
+    ("de", "die Karte läuft voll, während die Vorschaubilder erstellt werden"),
+    ("ko", "프리뷰 이미지 만들때 그래픽카드 꽉 차요"),
+])
+def test_the_card_itself_filling_up_is_its_memory(index: Index, lang: str, text: str) -> None:
+    assert "gpu_memory" in understand(index.matcher, text, lang).concepts
+    assert _top_symptom(index, text, lang) == "oom-during-sampling"
