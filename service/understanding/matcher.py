@@ -95,6 +95,12 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
             if not number.isascii():
                 words.update(split_tokens(normalize(number)))
             words.add(normalize(number))
+        # A word of a sentence marker is a word of the language, never a typo: "scared" stays a hypothetical
+        # marker, not the vocabulary's "shared".
+        markers = content.profiles[lang].sentences
+        for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.hypothetical,
+                       *markers.hypothetical_after, *markers.negation, *markers.negation_after):
+            words.update(split_tokens(normalize(marker)))
     for profile in profiles:
         # A language written without spaces is split at its known words.
         for phrases in texts[profile.lang].vocabulary.concepts.values() if profile.split_known else ():

@@ -321,3 +321,40 @@ def test_as_soon_as_it_starts_is_early(index: Index, lang: str, text: str) -> No
 def test_the_card_itself_filling_up_is_its_memory(index: Index, lang: str, text: str) -> None:
     assert "gpu_memory" in understand(index.matcher, text, lang).concepts
     assert _top_symptom(index, text, lang) == "oom-during-sampling"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "it's so slow, thinking of turning gc off but scared of an OOM"),
+    ("de", "ist so lahm, überlege GC auszuschalten, hab aber Schiss vor OOM"),
+    ("fr", "c'est trop lent, je pense couper le GC mais je flippe d'avoir un OOM"),
+])
+def test_a_feared_oom_in_a_speed_question_is_not_told(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "oom" not in u.concepts
+    assert _top_symptom(index, text, lang) == "slow-training"
+
+
+def test_a_sentence_markers_word_is_never_corrected(index: Index) -> None:
+    analyzer = index.matcher.analyzer
+    assert analyzer.correct("scared", "en") == "scared"  # not the vocabulary's "shared"
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("en", "memory issues at step 2 since gc is off", "oom-early-steps"),
+    ("es", "problemas de memoria en el paso 2 desde que apagué el GC", "oom-early-steps"),
+    ("pt", "problema de memória no passo 2 depois de desligar o GC", "oom-early-steps"),
+    ("fr", "souci de mémoire au step 2 depuis que le GC est désactivé", "oom-early-steps"),
+    ("de", "Speicherprobleme bei Schritt 2, seit GC aus ist", "oom-early-steps"),
+    ("ko", "gc 끄고 나서 2스텝에서 메모리 문제 생겨요", "oom-early-steps"),
+])
+def test_a_memory_problem_is_an_oom(index: Index, lang: str, text: str, symptom: str) -> None:
+    assert _top_symptom(index, text, lang) == symptom
+
+
+def test_a_weak_quality_of_something_else_is_not_the_guides(client: TestClient) -> None:
+    d = client.post("/v1/diagnose", json={"query": "a qualidade da webcam está ruim", "lang": "pt"}).json()
+    assert d["symptom"] is None
+
+
+def test_french_where_without_its_accent_is_still_where(index: Index) -> None:
+    assert "where" in understand(index.matcher, "le réglage du GC il est où ?", "fr").concepts
