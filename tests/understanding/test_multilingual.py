@@ -358,3 +358,14 @@ def test_a_weak_quality_of_something_else_is_not_the_guides(client: TestClient) 
 
 def test_french_where_without_its_accent_is_still_where(index: Index) -> None:
     assert "where" in understand(index.matcher, "le réglage du GC il est où ?", "fr").concepts
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("de", "in Forge sieht das Ergebnis völlig anders aus als die Samples im Training", "weak-samples"),
+    ("ko", "forge에서 쓰면 결과물이 프리뷰랑 딴판이에요", "weak-samples"),
+    ("ko", "로라가 완전히 타버리고 색도 과포화예요", "weak-samples"),
+    ("pt", "os resultados saem torrados e supersaturados", "weak-samples"),
+    ("ko", "학습 한 번 돌리는데 한세월이에요", "slow-training"),
+])
+def test_outcomes_and_durations_in_forum_words(index: Index, lang: str, text: str, symptom: str) -> None:
+    assert _top_symptom(index, text, lang) == symptom
