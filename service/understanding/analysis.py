@@ -22,68 +22,9 @@ from .caches import NO_CACHE, Caches
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import fold, is_hangul, normalize, split_tokens
 from .profiles import Profile
+from .separable import join_particles, join_separable
 
-__all__ = ["Analyzer", "Token", "fold", "is_hangul", "join_particles", "normalize", "split_tokens"]
-
-# Where a clause ends: a punctuation mark, a full stop before a space or the text's end (not the dot of `wan2.1`),
-# a dash between spaces, a line end.
-_CLAUSE_END = re.compile(r"[,;:!?()\n\u2026]|\.(?=\s|$)|\s[-\u2013\u2014]\s")
-
-
-def join_particles(normalized: str, raws: list[str], profile: Profile) -> list[str]:
-    """The tokens of a normalized text with each separable verb's particle that ends its clause read as the
-    joined verb, when a form of that verb comes before it in the clause (the profile's `separable`): "geht mir der
-    VRAM aus" is `ausgehen` (run out), not "aus" (off); "GC aus" stays "aus". `raws` is `split_tokens(normalized)`;
-    the answer has as many tokens.
-
-    >>> from .profiles import Profile
-    >>> de = Profile("de", None, False, False, (), (), {}, {"aus": {"geht": "ausgehen"}}, frozenset({"und"}))
-    >>> text = "gc aus, und dann geht mir der vram aus"
-    >>> join_particles(text, split_tokens(text), de)[-1], join_particles(text, split_tokens(text), de)[1]
-    ('ausgehen', 'aus')
-    """
-    if profile.separable.keys().isdisjoint(raws):
-        return raws
-    out: list[str] = []
-    for chunk in _CLAUSE_END.split(normalized):
-        words = split_tokens(chunk)
-        start = 0
-        for i, word in enumerate(words):
-            if word in profile.clause_words:
-                _join_clause(words, start, i, profile)
-                start = i
-        _join_clause(words, start, len(words), profile)
-        out.extend(words)
-    return out if len(out) == len(raws) else raws
-
-
-def join_separable(
-    profile: Profile | None, texts: list[str], clauses: list[list[list[str]]], words: list[list[str]]
-) -> None:
-    """`join_particles` for a text read sentence by sentence (`sentences.read_sentences`), in place: each
-    sentence's words keep their number and their clauses."""
-    if profile is None or not profile.separable:
-        return
-    for k, text in enumerate(texts):
-        if profile.separable.keys().isdisjoint(words[k]):
-            continue
-        joined = iter(join_particles(normalize(text), words[k], profile))
-        clauses[k] = [[next(joined) for _ in part] for part in clauses[k]]
-        words[k] = [w for part in clauses[k] for w in part]
-
-
-def _join_clause(words: list[str], start: int, end: int, profile: Profile) -> None:
-    """In `words[start:end]`, one clause: its last word, a particle, becomes the verb it belongs to."""
-    if end - start < 2:
-        return
-    forms = profile.separable.get(words[end - 1])
-    if forms is None:
-        return
-    for j in range(end - 2, start - 1, -1):
-        joined = forms.get(words[j])
-        if joined is not None:
-            words[end - 1] = joined
-            return
+__all__ = ["Analyzer", "Token", "fold", "is_hangul", "join_particles", "join_separable", "normalize", "split_tokens"]
 
 @dataclass(frozen=True, slots=True)
 class Token:
@@ -243,6 +184,18 @@ class Analyzer:
                 i += 1
         return pieces
 
+    def split_elision(self, word: str, lang: str | None) -> list[str]:
+        """An elided letter written without its apostrophe (`letape`, `dentrainement`): the letter and the known
+        word after it, in a language that elides (its profile's `elided`); a known word stays whole."""
+        profile = self.profiles.get(lang or "")
+        if profile is None or not profile.elided or len(word) < 5 or word in self.all_known or not word.isalpha():
+            return [word]
+        for letters in profile.elided:
+            rest = word[len(letters):]
+            if word.startswith(letters) and len(rest) >= 4 and rest in self.all_known:
+                return [letters, rest]
+        return [word]
+
     def split_compound(self, word: str, c: Caches = NO_CACHE) -> list[str]:
         """German-style compounds of two known words (`speicherfehler` -> `speicher`, `fehler`)."""
         if len(word) < 8 or not word.isalpha() or word in self.all_known or self._inflection(word, c):
@@ -329,7 +282,9 @@ class Analyzer:
                 corrections -= 1  # counted alike whether it is cached or not
             tokens = cache.get((raw, lang)) if fix else None
             if tokens is None:
-                parts = self.split_korean(raw) if hangul else self.split_compound(raw, c)
+                parts = self.split_korean(raw) if hangul else [
+                    part for word in self.split_elision(raw, lang) for part in self.split_compound(word, c)
+                ]
                 if not fix:
                     out.extend(self._cached_token(part, lang, c) for part in parts)
                     continue

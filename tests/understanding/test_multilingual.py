@@ -369,3 +369,19 @@ def test_french_where_without_its_accent_is_still_where(index: Index) -> None:
 ])
 def test_outcomes_and_durations_in_forum_words(index: Index, lang: str, text: str, symptom: str) -> None:
     assert _top_symptom(index, text, lang) == symptom
+
+
+@pytest.mark.parametrize(("word", "parts"), [
+    ("letape", ["l", "etape"]),  # l'étape written without its apostrophe
+    ("dentrainement", ["d", "entrainement"]),
+    ("lora", ["lora"]),  # a known word stays whole
+    ("letraining", ["letraining"]),  # no known word after the letter
+])
+def test_a_french_elision_without_its_apostrophe(index: Index, word: str, parts: list[str]) -> None:
+    assert index.matcher.analyzer.split_elision(word, "fr") == parts
+    assert index.matcher.analyzer.split_elision(word, "en") == [word]  # English elides nothing
+
+
+def test_a_glued_elision_keeps_its_number(index: Index) -> None:
+    u = understand(index.matcher, "jai un oom a letape 2", "fr")
+    assert u.stated.step == 2
