@@ -385,3 +385,15 @@ def test_a_french_elision_without_its_apostrophe(index: Index, word: str, parts:
 def test_a_glued_elision_keeps_its_number(index: Index) -> None:
     u = understand(index.matcher, "jai un oom a letape 2", "fr")
     assert u.stated.step == 2
+
+
+@pytest.mark.parametrize(("word", "head"), [
+    ("vorschaugenerierung", "vorschau"),  # a compound of a known word and a process noun: two known words
+    ("bilderzeugung", "bild"),
+])
+def test_a_german_process_compound_is_split(index: Index, word: str, head: str) -> None:
+    assert index.matcher.analyzer.split_compound(word)[0] == head
+
+
+def test_a_german_oom_verb(index: Index) -> None:
+    assert _top_symptom(index, "es geoomt bei jedem Sampling", "de") == "oom-during-sampling"
