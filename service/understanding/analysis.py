@@ -79,6 +79,7 @@ class Analyzer:
         # The particles of the Hangul language (its endings of one or two syllables, longest first): after a known
         # word, one of them ends that word and the next word may start right after it (`메모리가|없다고`).
         self._particles = tuple(e for e in self._hangul.endings if len(e) <= 2) if self._hangul is not None else ()
+        self._case_particles = self._hangul.particles if self._hangul is not None else frozenset()
         # Stems of each language's known words: an unknown word with a known stem is an inflection
         # (`entrene` of `entrenar`), not a typo to correct into some other language's word.
         self._known_stems = {
@@ -117,10 +118,15 @@ class Analyzer:
         return self._hangul.strip_ending(token) if self._hangul is not None else token
 
     def korean_form(self, token: str) -> str:
-        """The longest known Korean word the token starts with, else the token without its ending."""
+        """The longest known Korean word the token starts with, else the token without its ending. A known word
+        that is another known word and a one-syllable particle reads as that word (`효과가` is `효과`), so a
+        phrase written with the particle and one written without it read the same."""
         for k in range(min(len(token), self._korean_max), 0, -1):
-            if token[:k] in self.korean_words:
-                return token[:k]
+            word = token[:k]
+            if word in self.korean_words:
+                if k >= 3 and word[-1] in self._case_particles and word[:-1] in self.korean_words:
+                    return word[:-1]
+                return word
         return self.strip_korean(token)
 
     def correct(self, word: str, lang: str | None = None, c: Caches = NO_CACHE) -> str:

@@ -34,6 +34,7 @@ class Profile:
     separable: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     clause_words: frozenset[str] = frozenset()  # words that start a clause ("und", "weil")
     elided: tuple[str, ...] = ()  # letters elided before an apostrophe (French `l'`), longest first
+    particles: frozenset[str] = frozenset()  # case particles (`가`): a known word plus one reads as that word
 
     def stem(self, word: str) -> str:
         """Snowball stem of an already normalized word; a language with no stemmer keeps the word."""
@@ -87,6 +88,7 @@ def compile_profiles(content: Content) -> tuple[Profile, ...]:
             },
             clause_words=frozenset(normalize(w) for w in p.clause_words),
             elided=tuple(sorted((normalize(e) for e in p.sentences.elided), key=len, reverse=True)),
+            particles=frozenset(normalize(e) for e in p.particles),
         ))
     return tuple(out)
 

@@ -397,3 +397,17 @@ def test_a_german_process_compound_is_split(index: Index, word: str, head: str) 
 
 def test_a_german_oom_verb(index: Index) -> None:
     assert _top_symptom(index, "es geoomt bei jedem Sampling", "de") == "oom-during-sampling"
+
+
+@pytest.mark.parametrize(("word", "form"), [
+    ("효과가", "효과"),  # a known word plus a case particle reads as the known word
+    ("배치에", "배치"),
+    ("할까요", "할까요"),  # a polite ending is no case particle: the word stays as known
+])
+def test_a_korean_case_particle_on_a_known_word(index: Index, word: str, form: str) -> None:
+    assert index.matcher.analyzer.korean_form(word) == form
+
+
+def test_a_korean_phrase_reads_with_or_without_its_particle(index: Index) -> None:
+    for text in ("로라 효과 없어요", "로라 효과가 없어요"):
+        assert "weak" in understand(index.matcher, text, "ko").concepts
