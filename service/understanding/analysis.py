@@ -56,6 +56,7 @@ class Analyzer:
         names: Iterable[str] = (),
         lingua_franca: str = "en",
         caches: Caches = NO_CACHE,
+        number_words: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         self.profiles = {p.lang: p for p in profiles}
         self.streams: tuple[str, ...] = tuple(p.lang for p in profiles)
@@ -87,6 +88,13 @@ class Analyzer:
             for lang, words in self.known.items() if self.profiles[lang].stemmer is not None
         }
         self.numbers = {p.lang: p.numbers for p in profiles}
+        # The words that introduce a number (`step 2`, `paso 2`, `batch 4`): a short misspelling right before a
+        # number is corrected towards them (`steo 3`, `pao 2`), towards the query's language's and English ones.
+        english_numbered = frozenset((number_words or {}).get(lingua_franca, ()))
+        self._numbered = {
+            lang: tuple(sorted(frozenset(words) | english_numbered)) for lang, words in (number_words or {}).items()
+        }
+        self._numbered[None] = tuple(sorted({w for ws in self._numbered.values() for w in ws}))
         # Typo candidates by (first letter, length): a word is only compared with words it could be within
         # the allowed edits of, so the cost does not grow with the whole vocabulary. Per language: a word is
         # corrected towards the query's language and English (the language of logs and UI labels), never into a
@@ -142,6 +150,22 @@ class Analyzer:
             if cached != word and self._inflection(word, c) and not self._same_stem(word, cached, c):
                 cached = word
             c.corrections.put((word, lang), cached)
+        return cached
+
+    def correct_before_number(self, word: str, lang: str | None = None, c: Caches = NO_CACHE) -> str:
+        """A misspelt word right before a number, read as the word that introduces numbers it is one edit from (two
+        from a word of six letters or more): `steo 3` is `step 3`, `pao 2` is `paso 2`. Else the word as written."""
+        if len(word) < 3 or len(word) > 12 or not word.isalpha() or word in self.names:
+            return word
+        key = (word, f"{lang}#number")
+        cached = c.corrections.get(key)
+        if cached is None:
+            limit = 1 if len(word) < 6 else 2
+            words = self._numbered.get(lang, self._numbered.get(None, ()))
+            pool = [w for w in words if abs(len(w) - len(word)) <= limit]
+            found = extractOne(word, pool, scorer=OSA.distance, score_cutoff=limit) if pool else None
+            cached = str(found[0]) if found else word
+            c.corrections.put(key, cached)
         return cached
 
     def _inflection(self, word: str, c: Caches = NO_CACHE) -> bool:
@@ -272,8 +296,13 @@ class Analyzer:
         out: list[Token] = []
         if corrections is None:
             corrections = limits.corrections
-        for raw in raws:
+        for k, raw in enumerate(raws):
             hangul = is_hangul(raw)
+            if not hangul and k + 1 < len(raws) and raws[k + 1].isdigit() and raw not in self.all_known:
+                fixed = self.correct_before_number(raw, lang, c)
+                if fixed != raw:
+                    out.append(self._cached_token(fixed, lang, c))
+                    continue
             if len(raw) > limits.word_chars:
                 if not hangul:
                     cut = raw[: limits.word_chars]

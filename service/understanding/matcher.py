@@ -80,6 +80,10 @@ class Matcher:
     sentences: SentenceReader  # the markers of a sentence's status per language, the sentence rules
 
 
+# The concepts whose words introduce a number the text states (`step 2`, `batch 4`, `81 frames`).
+_NUMBERED = ("step", "batch", "frames")
+
+
 def _analyzer(content: Content, build: Caches) -> Analyzer:
     """The analyzer of every language's words: the words the knowledge knows, Korean's known words, the
     vocabulary words a typo is corrected towards, and the families' names."""
@@ -117,6 +121,8 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         names={w for f in content.families for alias in f.aliases for w in split_tokens(normalize(alias))},
         lingua_franca=content.languages.default,
         caches=build,
+        number_words={lang: {w for c in _NUMBERED for p in t.vocabulary.concepts.get(c, ())
+                             if (w := normalize(p)).isalpha()} for lang, t in texts.items()},
     )
 
 

@@ -411,3 +411,20 @@ def test_a_korean_case_particle_on_a_known_word(index: Index, word: str, form: s
 def test_a_korean_phrase_reads_with_or_without_its_particle(index: Index) -> None:
     for text in ("로라 효과 없어요", "로라 효과가 없어요"):
         assert "weak" in understand(index.matcher, text, "ko").concepts
+
+
+@pytest.mark.parametrize(("lang", "text", "step"), [
+    ("en", "cuda oom at steo 3", 3),  # one edit from "step", right before the number
+    ("es", "me da oom en el pao 2", 2),
+    ("fr", "oom à l'etpae 2", 2),
+    ("de", "OOM bei Schrtt 3", 3),
+])
+def test_a_misspelt_word_before_a_number_keeps_the_number(index: Index, lang: str, text: str, step: int) -> None:
+    assert understand(index.matcher, text, lang).stated.step == step
+
+
+def test_a_word_before_a_number_is_corrected_only_towards_number_words(index: Index) -> None:
+    analyzer = index.matcher.analyzer
+    assert analyzer.correct_before_number("steo", "en") == "step"
+    assert analyzer.correct_before_number("wan", "en") == "wan"  # a model name, nothing near it
+    assert analyzer.correct_before_number("xyzzy", "en") == "xyzzy"
