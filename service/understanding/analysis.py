@@ -91,7 +91,7 @@ class Analyzer:
         # The words that introduce a number (`step 2`, `paso 2`, `batch 4`): a short misspelling right before a
         # number is corrected towards them (`steo 3`, `pao 2`), towards the query's language's and English ones.
         english_numbered = frozenset((number_words or {}).get(lingua_franca, ()))
-        self._numbered = {
+        self._numbered: dict[str | None, tuple[str, ...]] = {
             lang: tuple(sorted(frozenset(words) | english_numbered)) for lang, words in (number_words or {}).items()
         }
         self._numbered[None] = tuple(sorted({w for ws in self._numbered.values() for w in ws}))
@@ -161,7 +161,7 @@ class Analyzer:
         cached = c.corrections.get(key)
         if cached is None:
             limit = 1 if len(word) < 6 else 2
-            words = self._numbered.get(lang, self._numbered.get(None, ()))
+            words = self._numbered.get(lang) or self._numbered.get(None) or ()
             pool = [w for w in words if abs(len(w) - len(word)) <= limit]
             found = extractOne(word, pool, scorer=OSA.distance, score_cutoff=limit) if pool else None
             cached = str(found[0]) if found else word
