@@ -37,6 +37,19 @@ class Token:
     native: bool  # a word of the query's own language: matched in that language's stream only
 
 
+def _numbered_words(
+    number_words: Mapping[str, Iterable[str]], lingua_franca: str
+) -> dict[str | None, tuple[str, ...]]:
+    """The words that introduce a number (`step 2`, `paso 2`, `batch 4`) per language, with English's, and all of
+    them for a query of no known language: a misspelling right before a number is corrected towards them."""
+    english = frozenset(number_words.get(lingua_franca, ()))
+    table: dict[str | None, tuple[str, ...]] = {
+        lang: tuple(sorted(frozenset(words) | english)) for lang, words in number_words.items()
+    }
+    table[None] = tuple(sorted({w for words in table.values() for w in words}))
+    return table
+
+
 class Analyzer:
     """Turns text into tokens with per-stream forms, using the vocabulary of every language.
 
@@ -88,13 +101,7 @@ class Analyzer:
             for lang, words in self.known.items() if self.profiles[lang].stemmer is not None
         }
         self.numbers = {p.lang: p.numbers for p in profiles}
-        # The words that introduce a number (`step 2`, `paso 2`, `batch 4`): a short misspelling right before a
-        # number is corrected towards them (`steo 3`, `pao 2`), towards the query's language's and English ones.
-        english_numbered = frozenset((number_words or {}).get(lingua_franca, ()))
-        self._numbered: dict[str | None, tuple[str, ...]] = {
-            lang: tuple(sorted(frozenset(words) | english_numbered)) for lang, words in (number_words or {}).items()
-        }
-        self._numbered[None] = tuple(sorted({w for ws in self._numbered.values() for w in ws}))
+        self._numbered = _numbered_words(number_words or {}, lingua_franca)
         # Typo candidates by (first letter, length): a word is only compared with words it could be within
         # the allowed edits of, so the cost does not grow with the whole vocabulary. Per language: a word is
         # corrected towards the query's language and English (the language of logs and UI labels), never into a
