@@ -367,6 +367,12 @@ class Analyzer:
                 number = int(ordinal.group(1))
             elif word in numbers:
                 number = numbers[word]
+            elif is_hangul(word):
+                # A Korean number word keeps its value before a particle (`두개로`, `세장을`), unless the vocabulary
+                # uses it as a word (`하나도 안 닮았어요`: not at all).
+                stripped = self.strip_korean(word)
+                if stripped not in self.korean_words:
+                    number = numbers.get(stripped)
         return Token(word, self._forms(word, c), number, is_hangul(word), native)
 
     def phrase_forms(self, lang: str, phrase: str, c: Caches = NO_CACHE) -> tuple[str, ...]:

@@ -428,3 +428,16 @@ def test_a_word_before_a_number_is_corrected_only_towards_number_words(index: In
     assert analyzer.correct_before_number("steo", "en") == "step"
     assert analyzer.correct_before_number("wan", "en") == "wan"  # a model name, nothing near it
     assert analyzer.correct_before_number("xyzzy", "en") == "xyzzy"
+
+
+@pytest.mark.parametrize(("text", "batch"), [
+    ("배치 두개로 하니까 세번째 스텝에서 OOM", 2),  # a count of things before a particle keeps its value
+    ("배치 세개로 올리니까 바로 OOM", 3),
+])
+def test_a_korean_count_with_its_particle(index: Index, text: str, batch: int) -> None:
+    assert understand(index.matcher, text, "ko").stated.batch_size == batch
+
+
+def test_a_korean_number_word_the_vocabulary_uses_as_a_word_is_no_number(index: Index) -> None:
+    tokens = index.matcher.analyzer.tokens("로라가 하나도 안 닮았어요", "ko")[1]
+    assert all(t.number is None for t in tokens)  # "하나도": not at all, not "one"
