@@ -19,6 +19,8 @@ class LanguageProfile(BaseModel):
     - `script`: `latin` (words and numbers) or `hangul` (a Hangul word is this language's, whatever the query);
     - `split`: `spaces`, or `known_words` for a language written without spaces (split before each known word);
     - `endings`: particles and endings stripped from a word's end to reach its stem, the longest that fits first;
+    - `particles`: the case particles among them (`이`, `가`, `을`): a known word that is another known word and
+      one of these reads as that word (`효과가` is `효과`);
     - `restore_endings`: an accent-folded ending -> the written ending the stemmer reads, tried in order;
     - `ordinal_suffixes`: what follows a digit in an ordinal (`2nd`, `2º`, `2e`, `2te`);
     - `counter_words`: what joins a step and a total in a progress counter (`2 of 3000`, `2 sur 3000`);
@@ -35,6 +37,7 @@ class LanguageProfile(BaseModel):
     script: Literal["latin", "hangul"]
     split: Literal["spaces", "known_words"] = "spaces"
     endings: tuple[Affix, ...] = ()
+    particles: tuple[Affix, ...] = ()
     restore_endings: dict[Affix, Affix] = {}
     ordinal_suffixes: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,8}$")], ...] = ()
     counter_words: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,16}$")], ...] = ()

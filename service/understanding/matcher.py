@@ -80,6 +80,10 @@ class Matcher:
     sentences: SentenceReader  # the markers of a sentence's status per language, the sentence rules
 
 
+# The concepts whose words introduce a number the text states (`step 2`, `batch 4`, `81 frames`).
+_NUMBERED = ("step", "batch", "frames")
+
+
 def _analyzer(content: Content, build: Caches) -> Analyzer:
     """The analyzer of every language's words: the words the knowledge knows, Korean's known words, the
     vocabulary words a typo is corrected towards, and the families' names."""
@@ -95,6 +99,12 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
             if not number.isascii():
                 words.update(split_tokens(normalize(number)))
             words.add(normalize(number))
+        # A word of a sentence marker is a word of the language, never a typo: "scared" stays a hypothetical
+        # marker, not the vocabulary's "shared".
+        markers = content.profiles[lang].sentences
+        for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.hypothetical,
+                       *markers.hypothetical_after, *markers.negation, *markers.negation_after):
+            words.update(split_tokens(normalize(marker)))
     for profile in profiles:
         # A language written without spaces is split at its known words.
         for phrases in texts[profile.lang].vocabulary.concepts.values() if profile.split_known else ():
@@ -111,6 +121,8 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         names={w for f in content.families for alias in f.aliases for w in split_tokens(normalize(alias))},
         lingua_franca=content.languages.default,
         caches=build,
+        number_words={lang: {w for c in _NUMBERED for p in t.vocabulary.concepts.get(c, ())
+                             if (w := normalize(p)).isalpha()} for lang, t in texts.items()},
     )
 
 
