@@ -65,6 +65,12 @@ def test_a_stop_with_memory_evidence_is_still_an_oom(index: Index, lang: str, te
     ("fr", "mon LoRA entraîné donne des visages fondus"),
     ("de", "meine trainierte LoRA macht nur graue Bilder"),
     ("ko", "학습한 로라로 뽑으면 얼굴이 녹아내린 것처럼 나와요"),
+    ("en", "I trained a LoRA with kohya and it just outputs noise"),
+    ("es", "entrené una LoRA y en ComfyUI solo saca ruido"),
+    ("pt", "treinei uma LoRA e só sai ruído"),
+    ("fr", "j'ai entraîné un LoRA et il ne sort que du bruit"),
+    ("de", "LoRA trainiert, die Bilder kommen schwarz raus"),
+    ("ko", "로라 학습했는데 이미지가 까맣게 나와요"),
 ])
 def test_a_weak_result_told_by_its_outcome(index: Index, lang: str, text: str) -> None:
     assert _top_symptom(index, text, lang) == "weak-samples"
