@@ -27,12 +27,15 @@ STATEMENTS = Path(__file__).parent / "queries_statements.yaml"
 REAL = {Path(__file__).parent / "real_messages.yaml": 0.78, Path(__file__).parent / "real_messages_2.yaml": 0.78}
 # Written blind in session 4 as forum users write, 40 per language (first run 0.883, then 0.950; queries_blind.md).
 BLIND = Path(__file__).parent / "queries_blind.yaml"
+# What the guide does not answer, said as a symptom would be, and its twins about the training itself (session 5, 30 per
+# language; first run 0.850, de and es 24 of 30: the bar is under that).
+BORDERS = Path(__file__).parent / "queries_borders.yaml"
 THRESHOLD = 0.95
 # Long forum posts (0.950 since sentence-level reading, 27 to 30 of 30 per language) and the blind set (36 to 40 of 40)
 # are held per language a little under their lowest language.
-THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.875}
-SETS = [OWN, MORE, LONG, STATEMENTS, BLIND]
-SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind"]
+THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.875, BORDERS: 0.78}
+SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BORDERS]
+SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind", "queries_borders"]
 
 
 def failures(client: TestClient, item: dict[str, Any]) -> list[str]:
