@@ -29,8 +29,9 @@ def in_domain(present: frozenset[str], log: LogReading, domain: frozenset[str], 
 
 
 def outside_phrases(subjects: frozenset[str], hits: list[Hit]) -> list[Hit]:
-    """Hits inside a phrase of another subject say nothing of their own: in "learning rate" the word "rate"
-    (French "raté", weak) is part of the name of something the guide does not cover."""
+    """Hits inside a phrase of another subject, or of a concept read whole, say nothing of their own: in "learning
+    rate" the word "rate" (French "raté", weak) is part of the name of something the guide does not cover, and in
+    "with default settings" the word "with" switches nothing on."""
     spans = {(h.start, h.end) for h in hits if h.end - h.start > 1 and h.concept in subjects}
     if not spans:
         return hits
