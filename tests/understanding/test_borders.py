@@ -185,6 +185,28 @@ def test_generating_with_a_lora_is_none(client: TestClient, index: Index, lang: 
     assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
 
 
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "forge needs 90 seconds per image since i added my trained lora"),
+    ("en", "the generation got really slow after adding a second lora"),
+    ("es", "la generación va lentísima desde que meti un segundo lora"),
+    ("pt", "a geração ficou muito lenta depois que coloquei uma segunda lora"),
+    ("fr", "90 secondes par image depuis que j'ai ajouté mon lora entraîné"),
+    ("de", "90 sekunden pro bild seit ich mein trainiertes lora drin habe"),
+    ("ko", "두 번째 로라 넣고 나서 생성이 엄청 느려졌어요"),
+])
+def test_a_generation_speed_is_none(client: TestClient, lang: str, text: str) -> None:
+    assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the samples take 90 seconds per image during training"),
+    ("es", "las muestras tardan 90 segundos por imagen durante el entrenamiento"),
+    ("de", "die samples brauchen beim training 90 sekunden pro bild"),
+])
+def test_a_preview_speed_per_image_is_slowness(index: Index, lang: str, text: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == "slow-training"
+
+
 @pytest.mark.parametrize(("lang", "text", "symptom"), [
     ("en", "training my lora takes a full minute per step", "slow-training"),
     ("en", "the samples during training come out distorted at step 2500", "weak-samples"),
