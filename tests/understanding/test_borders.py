@@ -290,3 +290,47 @@ def test_a_feature_request_naming_samples_is_none(client: TestClient, lang: str,
 ])
 def test_billing_after_a_slow_job_is_none(client: TestClient, lang: str, text: str) -> None:
     assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+
+
+# --- 10. the user's own stop, and a bug report -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "to see previews i have to wait for a save, stop training, copy the lora and restart"),
+    ("es", "para ver previews tengo que esperar a que guarde, parar el entrenamiento y copiar el lora"),
+    ("pt", "pra ver as previas tenho que esperar salvar, parar o treino e copiar a lora"),
+    ("fr", "pour voir les previews je dois attendre la sauvegarde, arrêter l'entraînement et copier le lora"),
+    ("de", "für previews muss ich aufs speichern warten, training abbrechen und das lora kopieren"),
+    ("ko", "프리뷰 보려면 저장 기다렸다가 학습 멈추고 로라 복사해야 해요"),
+])
+def test_stopping_the_job_oneself_is_no_crash(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "own_stop" in u.concepts and "crash" not in u.concepts and _symptom(u) is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the training stops at step 40 with cuda out of memory"),
+    ("es", "el entrenamiento se para en el paso 40 con cuda out of memory"),
+    ("ko", "학습이 40스텝에서 멈추고 cuda out of memory 떠요"),
+])
+def test_a_training_that_stops_with_an_oom_is_still_one(index: Index, lang: str, text: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) in ("oom-general", "oom-early-steps")
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "bug: batch_size 2 breaks the bucket sorting, see traceback"),
+    ("es", "bug: con batch_size 2 se rompe el orden de los buckets"),
+    ("pt", "bug: com batch_size 2 a ordem dos buckets quebra"),
+    ("fr", "bug : avec batch_size 2 le tri des buckets casse"),
+    ("de", "bug: mit batch_size 2 geht die bucket-sortierung kaputt"),
+    ("ko", "버그: batch_size 2면 버킷 정렬이 깨져요"),
+])
+def test_a_bug_report_naming_a_setting_is_none(client: TestClient, lang: str, text: str) -> None:
+    assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "bug? batch_size 2 runs out of memory at step 1 since the update"),
+    ("de", "bug? mit batch_size 2 out of memory bei step 1 seit dem update"),
+])
+def test_a_bug_report_with_an_oom_is_an_oom(client: TestClient, lang: str, text: str) -> None:
+    assert _diagnose(client, lang, text) in ("oom-early-steps", "oom-general")
