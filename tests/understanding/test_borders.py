@@ -334,3 +334,27 @@ def test_a_bug_report_naming_a_setting_is_none(client: TestClient, lang: str, te
 ])
 def test_a_bug_report_with_an_oom_is_an_oom(client: TestClient, lang: str, text: str) -> None:
     assert _diagnose(client, lang, text) in ("oom-early-steps", "oom-general")
+
+
+# --- 11. a LoRA that barely does anything beside good previews (the preview-parity case) ---------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the training previews look right, but in forge the lora has hardly any effect"),
+    ("es", "las previews del entrenamiento se ven bien, pero en forge el lora casi no hace nada"),
+    ("pt", "as previas do treino ficam certas, mas no forge a lora quase não faz nada"),
+    ("fr", "les previews de l'entraînement sont bonnes, mais dans forge le lora fait presque rien"),
+    ("de", "die previews im training passen, aber in forge bewirkt das lora so gut wie nichts"),
+    ("ko", "학습 프리뷰는 괜찮은데 forge에서는 로라 효과가 거의 없어요"),
+])
+def test_a_lora_that_barely_acts_beside_good_previews_is_weak(client: TestClient, lang: str, text: str) -> None:
+    answer = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
+    assert answer["symptom"]["id"] == "weak-samples"
+    assert "check-preview-parity" in [s["id"] for s in answer["steps"]]
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "a lora from civitai has hardly any effect in forge"),
+    ("de", "ein lora von civitai bewirkt in forge so gut wie nichts"),
+])
+def test_a_lora_that_barely_acts_with_no_training_named_is_none(client: TestClient, lang: str, text: str) -> None:
+    assert _diagnose(client, lang, text) is None
