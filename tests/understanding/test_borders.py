@@ -358,3 +358,27 @@ def test_a_lora_that_barely_acts_beside_good_previews_is_weak(client: TestClient
 ])
 def test_a_lora_that_barely_acts_with_no_training_named_is_none(client: TestClient, lang: str, text: str) -> None:
     assert _diagnose(client, lang, text) is None
+
+
+# --- 12. a prompt of the previews is no caption --------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "can i set a negative prompt for the samples?"),
+    ("es", "se puede poner un prompt negativo en las muestras?"),
+    ("pt", "da pra colocar prompt negativo nas amostras?"),
+    ("fr", "on peut mettre un prompt négatif pour les samples ?"),
+    ("de", "kann man für die samples einen negativen prompt setzen?"),
+    ("ko", "샘플에 네거티브 프롬프트 넣을 수 있어요?"),
+])
+def test_a_preview_prompt_question_is_none(client: TestClient, index: Index, lang: str, text: str) -> None:
+    assert "captions" not in understand(index.matcher, text, lang).concepts
+    assert _search(client, lang, text) == "none"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my captions are one word each and the trained lora looks awful"),
+    ("de", "meine captions sind nur ein wort und das trainierte lora sieht furchtbar aus"),
+])
+def test_captions_still_count_beside_a_weak_result(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "captions" in u.concepts and _symptom(u) == "weak-samples"
