@@ -382,3 +382,27 @@ def test_a_preview_prompt_question_is_none(client: TestClient, index: Index, lan
 def test_captions_still_count_beside_a_weak_result(index: Index, lang: str, text: str) -> None:
     u = understand(index.matcher, text, lang)
     assert "captions" in u.concepts and _symptom(u) == "weak-samples"
+
+
+# --- 13. a wait while loading or saving ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "loading the base model takes 12 minutes every single time"),
+    ("es", "cargar el modelo base tarda 12 minutos cada vez"),
+    ("pt", "carregar o modelo base demora 12 minutos toda vez"),
+    ("fr", "le chargement du modèle de base prend 12 minutes à chaque fois"),
+    ("de", "das laden vom basismodell dauert jedes mal 12 minuten"),
+    ("ko", "베이스 모델 로딩이 매번 12분이나 걸려요"),
+])
+def test_a_wait_while_loading_is_none(client: TestClient, index: Index, lang: str, text: str) -> None:
+    assert "phase_wait" in understand(index.matcher, text, lang).concepts
+    assert _diagnose(client, lang, text) is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "loading takes 12 minutes and then the training crawls at 11 s/it"),
+    ("es", "cargar tarda 12 minutos y luego el entrenamiento va a 11 s/it"),
+    ("de", "das laden dauert 12 minuten und dann läuft das training mit 11 s/it"),
+])
+def test_a_training_rate_beside_the_loading_wait_is_slowness(index: Index, lang: str, text: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == "slow-training"
