@@ -406,3 +406,25 @@ def test_a_wait_while_loading_is_none(client: TestClient, index: Index, lang: st
 ])
 def test_a_training_rate_beside_the_loading_wait_is_slowness(index: Index, lang: str, text: str) -> None:
     assert _symptom(understand(index.matcher, text, lang)) == "slow-training"
+
+
+# --- 14. a +1 on a support request, with the user's settings beside it ---------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "+1 on this, would love support for hunyuan, i run batch 2 with gradient accumulation elsewhere"),
+    ("es", "+1, quiero soporte para hunyuan, en otros trainers uso batch 2"),
+    ("pt", "+1, quero suporte pro hunyuan, nos outros trainers uso batch 2"),
+    ("fr", "+1, je veux le support de hunyuan, j'utilise batch 2 ailleurs"),
+    ("de", "+1, hätte gern support für hunyuan, in anderen trainern nutze ich batch 2"),
+    ("ko", "저도 hunyuan 지원 원해요 다른 트레이너에서는 배치 2로 써요"),
+])
+def test_a_support_request_with_settings_beside_it_is_none(client: TestClient, lang: str, text: str) -> None:
+    assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "support for hunyuan works, but batch 2 runs out of memory at step 1"),
+    ("de", "support für hunyuan klappt, aber batch 2 läuft bei step 1 in out of memory"),
+])
+def test_an_oom_beside_a_support_word_is_an_oom(client: TestClient, lang: str, text: str) -> None:
+    assert _diagnose(client, lang, text) in ("oom-early-steps", "oom-general")
