@@ -28,6 +28,8 @@ class LanguageProfile(BaseModel):
     - `separable`: a verb whose particle ends its clause ("geht mir der VRAM aus"): particle -> the joined verb
       -> its finite forms; the particle is read as the joined verb (`ausgehen`, run out), not on its own (`aus`,
       off), when one of the forms comes before it in the clause. `clause_words` start a clause (`und`, `weil`).
+    - `kept_words`: words the stemmer keeps as written, because their stem is another word's (Spanish `guía`
+      stems to `gui`, the trainer's GUI);
     - `sentences`: the markers of a sentence's status (question, past, hypothetical, negated).
     """
 
@@ -44,4 +46,5 @@ class LanguageProfile(BaseModel):
     numbers: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=1000)]]
     separable: dict[ProfileWord, dict[ProfileWord, tuple[ProfileWord, ...]]] = {}
     clause_words: tuple[ProfileWord, ...] = ()
+    kept_words: tuple[ProfileWord, ...] = ()
     sentences: SentenceMarkers = SentenceMarkers()

@@ -28,13 +28,18 @@ def in_domain(present: frozenset[str], log: LogReading, domain: frozenset[str], 
     )
 
 
-def outside_phrases(subjects: frozenset[str], hits: list[Hit]) -> list[Hit]:
-    """Hits inside a phrase of another subject say nothing of their own: in "learning rate" the word "rate"
-    (French "raté", weak) is part of the name of something the guide does not cover."""
+def outside_phrases(subjects: frozenset[str], wholes: frozenset[str], hits: list[Hit]) -> list[Hit]:
+    """Hits inside a phrase of another subject, or of a concept read whole, say nothing of their own: in "learning
+    rate" the word "rate" (French "raté", weak) is part of the name of something the guide does not cover, and in
+    "with default settings" the word "with" switches nothing on. A subject's own hit stays inside another subject's
+    phrase, not inside a phrase read whole ("negative prompt": no caption)."""
     spans = {(h.start, h.end) for h in hits if h.end - h.start > 1 and h.concept in subjects}
-    if not spans:
+    whole = {(h.start, h.end, h.concept) for h in hits if h.end - h.start > 1 and h.concept in wholes}
+    if not spans and not whole:
         return hits
-    return [h for h in hits if h.concept in subjects or not any(a <= h.start and h.end <= b for a, b in spans)]
+    return [h for h in hits
+            if (h.concept in subjects or not any(a <= h.start and h.end <= b for a, b in spans))
+            and not any(a <= h.start and h.end <= b and c != h.concept for a, b, c in whole)]
 
 
 def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) -> list[Hit]:

@@ -66,6 +66,7 @@ class Matcher:
     domain: frozenset[str]
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     outside_subjects: frozenset[str]  # the concepts of every `any` above
+    whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
     gc_flags: frozenset[str]  # GC's names as a command-line flag would spell them (`gradient_checkpointing`)
     batch_flags: frozenset[str]  # the batch size's names written as a setting (`batch_size`, `train_batch_size`)
@@ -148,6 +149,7 @@ def build_matcher(content: Content) -> Matcher:
         domain=frozenset(content.intents.domain),
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
+        whole=frozenset(content.intents.whole_phrases),
         avoided=content.intents.avoided,
         gc_flags=frozenset(flag_spelling(p) for t in texts.values() for p in t.vocabulary.concepts.get("gc", ())
                            if len(flag_spelling(p).split("_")) > 1),
@@ -179,7 +181,7 @@ def understand(
     reading = read_sentences(matcher.sentences, parts.prose, hint, parts.lead, caches, limits)
     lang, tokens = reading.lang, reading.tokens
     spotted = matcher.lexicon.spot(tokens, lang, caches)
-    hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, spotted))
+    hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
     hits = told_now(matcher.sentences, reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
