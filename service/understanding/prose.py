@@ -47,19 +47,36 @@ def split_text(text: str, log: LogReading) -> Parts:
 
 
 def lead_of(text: str) -> str:
-    """The first line of a text, past the pasted command line or config lines it may open with: those are the
-    trainer's (English flags, whatever the user speaks), not the user's first words.
+    """The first line of a text that is the user's, past the pasted command line, config lines, progress bars and log
+    lines it may open with: those are the trainer's (English flags, bar labels and errors, whatever the user speaks),
+    not the user's first words.
 
     >>> lead_of('accelerate launch train.py --train_batch_size 2 --cache_latents\\nno entiendo por qué falla')
     'no entiendo por qué falla'
     >>> lead_of("I used --cache_latents and it still OOMs\\nTraceback (most recent call last):")
     'I used --cache_latents and it still OOMs'
+    >>> lead_of("steps:  20%|##        | 200/1000 [02:00<14:40, 1.00s/it, avr_loss=nan]\\nle loss passe à nan")
+    'le loss passe à nan'
+    >>> lead_of("torch.OutOfMemoryError: CUDA out of memory.\\ntengo el GC apagado")
+    'tengo el GC apagado'
     """
     lines = text.strip().split("\n")
-    for line in lines[:MAX_PROSE_LINES]:
-        if line.strip() and not setting_line(line):
-            return line
-    return lines[0]
+    own = [line for line in lines[:MAX_PROSE_LINES] if line.strip() and not setting_line(line) and not _bar_line(line)]
+    # The first line that reads as the user's own words, else the first one that is no setting nor bar.
+    return next((line for line in own if _LOG_START.match(line.lower()) is None), own[0] if own else lines[0])
+
+
+# How a log's own line starts (a traceback, an exception, a log level, a timestamp, a container's `name  | ` prefix);
+# a line that only names an error ("I get this error:", "crash no passo 4 (CUDA out of memory)") is the user's.
+_LOG_START = re.compile(
+    r"\W{0,3}(?:traceback\b|file \"|torch\.|[a-z_][\w.]{0,80}(?:error|exception):|(?:info|warning|error|debug)\b"
+    r"|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\w-]{1,40}\s+\|\s)"
+)
+
+
+def _bar_line(line: str) -> bool:
+    """A progress bar's line (`steps:  12%|##  | 120/1000 [...]`): the trainer's, never the user's words."""
+    return "%|" in line
 
 
 
@@ -102,10 +119,13 @@ def pasted_arch(text: str) -> str | None:
 
 
 def prose_of(text: str) -> str:
-    """The user's own lines of a text that holds a log (the first line always counts)."""
+    """The user's own lines of a text that holds a log (the first line always counts, unless it is a progress bar and
+    the user wrote other lines: "steps: 20%|...| avr_loss=nan" above "my samples are black" tells no speed)."""
     lines = text.strip().splitlines()
     kept = [lines[0]] if lines else []
     kept += [line for line in lines[1:] if line.strip() and not _is_log_line(line)][: MAX_PROSE_LINES - 1]
+    if len(kept) > 1 and _bar_line(kept[0]):
+        kept = kept[1:]
     return "\n".join(kept)
 
 
