@@ -9,13 +9,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from .paste_models import PastedSetting, PastedSettings
 from .profile_models import LanguageProfile
 from .sentence_models import Key, SentenceMarkers, SentenceRules
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
 Condition = dict[str, Any]
-__all__ = ["Key", "LanguageProfile", "SentenceMarkers", "SentenceRules"]  # besides the models below
+__all__ = [  # besides the models below
+    "Key", "LanguageProfile", "PastedSetting", "PastedSettings", "SentenceMarkers", "SentenceRules",
+]
 
 
 class Frozen(BaseModel):
@@ -257,40 +260,6 @@ class Intents(Frozen):
     # A search hit needs one of these (a subject the guide is about): a model or trainer name alone is none.
     search_needs: tuple[Key, ...] = ()
     targets: dict[Id, Intent]
-
-
-SettingName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
-SettingValue = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$", max_length=32)]
-
-
-class PastedSetting(Frozen):
-    """Keys of other trainers' configs and command lines that state one fact (`structure/settings.yaml`)."""
-
-    fact: Literal[
-        "gradient_checkpointing", "batch_size", "gradient_accumulation", "resolutions", "num_frames", "sample_every",
-        "sample_steps", "sampling_disabled", "low_vram", "model_family", "none",
-    ]
-    kind: Literal["switch", "count", "sizes", "name", "none"]
-    keys: tuple[SettingName, ...]
-    concept: Key | None = None  # the concept the key's own word keeps
-    family: Id | None = None  # a switch that picks this model family when on
-    list: bool = False  # sizes: the value is a list of buckets in every form (not a width and a height)
-
-    @model_validator(mode="after")
-    def _kind_fits(self) -> PastedSetting:
-        if (self.fact == "none") != (self.kind == "none"):
-            raise ValueError("a setting states nothing (`fact: none`) exactly when its kind is `none`")
-        if (self.family is not None) != (self.fact == "model_family" and self.kind == "switch"):
-            raise ValueError("`family` is given exactly for a switch that picks a model family")
-        return self
-
-
-class PastedSettings(Frozen):
-    """`structure/settings.yaml`: how a switch's value reads, and the keys of every fact."""
-
-    on_values: tuple[SettingValue, ...]
-    off_values: tuple[SettingValue, ...]
-    settings: tuple[PastedSetting, ...]
 
 
 class Protected(Frozen):

@@ -30,7 +30,7 @@ from .logs import LogReading, read_log
 from .outcome import outcome
 from .pasted import Pasted, SettingTable, compile_settings, read_settings, setting_words
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
-from .prose import Parts, counter_step, flag_spelling, flag_state, pasted_arch, prose_of, setting_number, split_text
+from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
 from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, near_the_failure, read_sentences, told_now
@@ -68,8 +68,6 @@ class Matcher:
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     outside_subjects: frozenset[str]  # the concepts of every `any` above
     avoided: tuple[Avoided, ...]
-    gc_flags: frozenset[str]  # GC's names as a command-line flag would spell them (`gradient_checkpointing`)
-    batch_flags: frozenset[str]  # the batch size's names written as a setting (`batch_size`, `train_batch_size`)
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
     weights_by_name: dict[str, tuple[tuple[int, float], ...]]
@@ -139,9 +137,6 @@ def build_matcher(content: Content) -> Matcher:
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
         avoided=content.intents.avoided,
-        gc_flags=frozenset(flag_spelling(p) for t in texts.values() for p in t.vocabulary.concepts.get("gc", ())
-                           if len(flag_spelling(p).split("_")) > 1),
-        batch_flags=frozenset(p for t in texts.values() for p in t.vocabulary.concepts.get("batch", ()) if "_" in p),
         postings=postings,
         default_idf=default_idf,
         weights_by_name={k: tuple(v) for k, v in by_name.items()},
@@ -229,10 +224,6 @@ def _stated(
         stated = replace(stated, step=step)
     if stated.step is None:
         stated = replace(stated, step=counter_step(prose, matcher.counter))
-    if stated.gradient_checkpointing is None:
-        stated = replace(stated, gradient_checkpointing=flag_state(text, matcher.gc_flags))
-    if stated.batch_size is None:
-        stated = replace(stated, batch_size=setting_number(text, matcher.batch_flags))
     return replace(stated, **pasted.values) if pasted.values else stated
 
 

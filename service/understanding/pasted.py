@@ -94,13 +94,13 @@ NOTHING_PASTED = Pasted(MappingProxyType({}))
 _SETTING = re.compile(
     r"(?<![\w.-])([\"']?)(--)?([A-Za-z][\w.-]{0,80})\1"
     r"(?:[ \t]*([:=])[ \t]*|[ \t]+)?"
-    r"(\"[^\"\n]{0,400}\"|'[^'\n]{0,400}'|\[[^\]\n]{0,400}\]|(?!-)[^\s\"',\]\}\\]+)?"
+    r"(\"[^\"\n]{0,400}\"|'[^'\n]{0,400}'|\[[^\]\n]{0,400}\]|(?!-)[^\s\"'`,\]\}\\]+)?"
 )
 _NUMBERS = re.compile(r"[\[(]?\s*\d{1,6}(?:\s*[,x×]\s*\d{1,6})*\s*,?\s*[\])]?")
 # What follows a value of a key written without `--` in a paste: the line's end, a separator or comment, a flag, or
 # another key (`micro_batch_size_per_gpu = 2 gradient_accumulation_steps = 1`); not more words ("Resolutions: 512
 # and 768 only" is the user's sentence).
-_VALUE_END = re.compile(r"[ \t]*(?:$|[,;}\])#\\\r\n]|--|[A-Za-z][\w.-]*[ \t]*[:=])")
+_VALUE_END = re.compile(r"[ \t]*(?:$|[,;}\])#`\\\r\n]|--|[A-Za-z][\w.-]*[ \t]*[:=])")
 _SCRIPT = re.compile(r"([A-Za-z0-9][\w-]{0,80})\.py\b")
 _SIZE_RANGE = (128, 8192)
 _COUNT_LIMIT = 100_000
@@ -130,7 +130,7 @@ def read_settings(text: str, table: SettingTable) -> Pasted:
         if setting is None:
             continue
         flag, sep, raw = m.group(2) is not None, m.group(4), m.group(5)
-        if not flag and (
+        if not flag and not _glued(text, m) and (
             (sep is None and ("_" not in name or raw is None)) or _VALUE_END.match(text, m.end()) is None
         ):
             continue  # a word of the user's ("resolution 1024", "Resolutions: 512 and 768 only"), not a setting
@@ -150,6 +150,13 @@ def read_settings(text: str, table: SettingTable) -> Pasted:
             values[setting.fact] = read
     models.extend(_SCRIPT.findall(text) if ".py" in text else ())
     return Pasted(MappingProxyType(values), family, tuple(models), frozenset(keys))
+
+
+def _glued(text: str, m: re.Match[str]) -> bool:
+    """`key=value` written without spaces (`train_dataloader.batch_size=2`, `TRAIN_BATCH_SIZE=1`): a setting, even
+    with the user's words after it."""
+    end = m.end(3) + len(m.group(1))
+    return text.startswith("=", end) and m.group(5) is not None and m.start(5) == end + 1
 
 
 def _value(setting: PastedSetting, value: str | None, flag: bool, yaml_list: bool, table: SettingTable) -> Any:

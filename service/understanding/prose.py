@@ -9,7 +9,6 @@ from typing import NamedTuple
 
 from .extract import BUCKET_SIZES
 from .logs import LogReading, looks_like_log
-from .normalize import normalize
 from .pasted import setting_line
 
 MAX_PROSE_LINES = 8
@@ -135,57 +134,3 @@ def _is_log_line(line: str) -> bool:
         if word in low:
             return True
     return any(literal in low and pattern.search(low) is not None for literal, pattern in _LOG_SHAPES)
-
-
-# A command-line flag and its value, if any: `--gradient_checkpointing`, `--use_gradient_checkpointing True`.
-_FLAG = re.compile(r"(?<![\w-])--([a-z][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)?(\"?)(true|false|yes|no|1|0)?\2(?=[\s\\'\"`]|$)",
-                   re.IGNORECASE)
-_FLAG_VALUES = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
-
-
-def flag_spelling(phrase: str) -> str:
-    """A switch's name as a command-line flag spells it (`gradient checkpointing` -> `gradient_checkpointing`)."""
-    return re.sub(r"[\s-]+", "_", normalize(phrase))
-
-
-def flag_state(text: str, names: frozenset[str]) -> bool | None:
-    """What a pasted command line sets a switch to: a bare `--flag` (or one with `True`) is on, `False` is off.
-
-    `names` are the switch's names as flags spell them; a flag that holds one (`--use_gradient_checkpointing`)
-    counts, one with a value that is no boolean (`--checkpointing_steps 500`) does not."""
-    state: bool | None = None
-    for m in _FLAG.finditer(text):
-        name = m.group(1).lower().replace("-", "_")
-        if not any(n in name for n in names):
-            continue
-        if m.group(3) is None and re.match(r"[ \t=]*[^\s\\-]", text[m.end():]):
-            continue  # `--flag value` with a value that is no boolean
-        state = True if m.group(3) is None else _FLAG_VALUES[m.group(3).lower()]
-    return state
-
-
-# A setting given a number on a command line or in a dotted override: `--per_device_train_batch_size 1`,
-# `--train_batch_size=2`, `train_dataloader.batch_size=1`.
-_SETTING = re.compile(r"(?<![\w.-])(?:--)?([a-z][\w.-]*)[ \t]*(?:=|[ \t])[ \t]*\"?(\d{1,4})\"?(?![\w.])", re.IGNORECASE)
-_NOT_TRAINING = ("eval", "valid", "val_", "test", "infer", "sample", "predict")  # another loop's setting
-
-
-def setting_number(text: str, names: frozenset[str]) -> int | None:
-    """The number a pasted command line or override gives a training setting whose name ends with one of
-    `names` (its flag spellings, `batch_size`); an evaluation or sampling loop's (`--per_device_eval_batch_size`)
-    is not the training's.
-
-    >>> names = frozenset({"batch_size"})
-    >>> setting_number("train.py --per_device_train_batch_size 1 --per_device_eval_batch_size 8", names)
-    1
-    >>> setting_number("train_dataloader.batch_size=2", names), setting_number("batch 4", names)
-    (2, None)
-    """
-    if "_" not in text:
-        return None
-    for m in _SETTING.finditer(text):
-        name = m.group(1).lower().replace("-", "_")
-        if "_" in name and name.endswith(tuple(names)) and not any(w in name for w in _NOT_TRAINING):
-            return int(m.group(2))
-    return None
-
