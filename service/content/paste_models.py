@@ -42,9 +42,17 @@ class PastedSetting(_Frozen):
         return self
 
 
+class PrintedSetting(_Frozen):
+    """The labels a trainer's log prints one setting's value after (`batch size per device / バッチサイズ: 2`)."""
+
+    fact: Literal["batch_size", "gradient_accumulation"]
+    labels: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z][a-z ]*[a-z]$", max_length=64)], ...]
+
+
 class PastedSettings(_Frozen):
-    """`structure/settings.yaml`: how a switch's value reads, and the keys of every fact."""
+    """`structure/settings.yaml`: how a switch's value reads, the keys of every fact, the settings a log prints."""
 
     on_values: tuple[SettingValue, ...]
     off_values: tuple[SettingValue, ...]
     settings: tuple[PastedSetting, ...]
+    printed: tuple[PrintedSetting, ...] = ()

@@ -64,13 +64,21 @@ class SettingTable:
     by_key: Mapping[str, PastedSetting]
     on: frozenset[str]
     off: frozenset[str]
+    printed: Mapping[str, str]  # a label a log prints a setting after -> its fact
+    labels: re.Pattern[str] | None  # the printed labels and the value after them, one pattern
 
 
 def compile_settings(pasted: PastedSettings) -> SettingTable:
+    printed = {label: p.fact for p in pasted.printed for label in p.labels}
+    alternatives = "|".join(re.escape(label) for label in sorted(printed, key=len, reverse=True))
     return SettingTable(
         by_key=MappingProxyType({k: s for s in pasted.settings for k in s.keys}),
         on=frozenset(pasted.on_values),
         off=frozenset(pasted.off_values),
+        printed=MappingProxyType(printed),
+        # the label, a translation or a unit after it ("/ バッチサイズ"), the separator, the value(s)
+        labels=re.compile(rf"\b({alternatives})\b[^\n:=]{{0,40}}[:=][ \t]*(\d{{1,4}}(?:[ \t]*,[ \t]*\d{{1,4}})*)")
+        if printed else None,
     )
 
 
@@ -149,7 +157,24 @@ def read_settings(text: str, table: SettingTable) -> Pasted:
         else:
             values[setting.fact] = read
     models.extend(_SCRIPT.findall(text) if ".py" in text else ())
+    values.update((fact, n) for fact, n in _printed(text, table) if fact not in values)
     return Pasted(MappingProxyType(values), family, tuple(models), frozenset(keys))
+
+
+def _printed(text: str, table: SettingTable) -> list[tuple[str, int]]:
+    """The settings a trainer's log prints (`batch size per device / バッチサイズ: 2`), by `settings.yaml` `printed`:
+    what its config or command line gives, when both are pasted, comes first."""
+    if table.labels is None:
+        return []
+    low = text.lower()
+    if not any(label in low for label in table.printed):
+        return []
+    found = []
+    for m in table.labels.finditer(low):
+        n = max(int(v) for v in re.findall(r"\d+", m.group(2)))
+        if 1 <= n <= _COUNT_LIMIT:
+            found.append((table.printed[m.group(1)], n))
+    return found
 
 
 def _glued(text: str, m: re.Match[str]) -> bool:

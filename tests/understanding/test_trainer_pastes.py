@@ -254,3 +254,15 @@ def test_a_host_ram_kill_after_a_command_line_is_no_gpu_oom(index: Index) -> Non
                    "loading model\nKilled", "en")
     assert u.log.not_gpu_oom == "host-ram-kill"
     assert not u.log.gpu_oom and u.phase != "caching"
+
+
+@pytest.mark.parametrize(("log", "values"), [
+    ("running training / 学習開始\n  batch size per device / バッチサイズ: 2, 1\n"
+     "  gradient accumulation steps / 勾配を合計するステップ数 = 4\n  total optimization steps / 学習ステップ数: 2000",
+     {"batch_size": 2, "gradient_accumulation": 4}),  # sd-scripts' header, one batch size per dataset
+    ("***** Running training *****\n  Instantaneous batch size per device = 1\n  Gradient Accumulation steps = 2\n"
+     "  Total optimization steps = 1000", {"batch_size": 1, "gradient_accumulation": 2}),  # diffusers, SimpleTuner
+    ("--train_batch_size 4\n  Instantaneous batch size per device = 1", {"batch_size": 4}),  # the setting first
+])
+def test_the_settings_a_trainers_log_prints(index: Index, log: str, values: dict[str, object]) -> None:
+    assert dict(read_settings(log, index.matcher.settings).values) == values
