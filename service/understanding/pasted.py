@@ -64,15 +64,20 @@ class SettingTable:
     by_key: Mapping[str, PastedSetting]
     on: frozenset[str]
     off: frozenset[str]
+    probes: tuple[str, ...]  # what finds every key in a text (`_probes`: `batch_size` finds `train_batch_size`)
+    dashed: tuple[str, ...]  # the same, as a flag may spell them (`--gradient-checkpointing`)
     printed: Mapping[str, str]  # a label a log prints a setting after -> its fact
     labels: re.Pattern[str] | None  # the printed labels and the value after them, one pattern
 
 
 def compile_settings(pasted: PastedSettings) -> SettingTable:
     printed = {label: p.fact for p in pasted.printed for label in p.labels}
+    probes = _probes([k for s in pasted.settings for k in s.keys])
     alternatives = "|".join(re.escape(label) for label in sorted(printed, key=len, reverse=True))
     return SettingTable(
         by_key=MappingProxyType({k: s for s in pasted.settings for k in s.keys}),
+        probes=probes,
+        dashed=tuple(sorted({p.replace("_", "-") for p in probes if "_" in p})),
         on=frozenset(pasted.on_values),
         off=frozenset(pasted.off_values),
         printed=MappingProxyType(printed),
@@ -80,6 +85,16 @@ def compile_settings(pasted: PastedSettings) -> SettingTable:
         labels=re.compile(rf"\b({alternatives})\b[^\n:=]{{0,40}}[:=][ \t]*(\d{{1,4}}(?:[ \t]*,[ \t]*\d{{1,4}})*)")
         if printed else None,
     )
+
+
+def _probes(keys: list[str]) -> tuple[str, ...]:
+    """The substrings that find every key: each key that holds no other key (`batch_size` finds `train_batch_size`;
+    the whole name is read from where it starts).
+
+    >>> _probes(["batch_size", "train_batch_size", "num_frames", "frames"])
+    ('batch_size', 'frames')
+    """
+    return tuple(sorted(k for k in keys if not any(o != k and o in k for o in keys)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,14 +127,39 @@ _VALUE_END = re.compile(r"[ \t]*(?:$|[,;}\])#`\\\r\n]|--|[A-Za-z][\w.-]*[ \t]*[:
 _SCRIPT = re.compile(r"([A-Za-z0-9][\w-]{0,80})\.py\b")
 _SIZE_RANGE = (128, 8192)
 _COUNT_LIMIT = 100_000
+_SCRIPTS = 16  # the training scripts' names looked at (a traceback names one per frame)
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def _key_starts(text: str, table: SettingTable) -> list[int]:
+    """Where each name that holds a key of the table starts, in text order (the whole name, a dotted one from its
+    first part: `train.batch_size`), with the `--` and the quote before it; `read_settings` reads the name there."""
+    low = text.lower()
+    starts: set[int] = set()
+    for name in (*table.probes, *table.dashed) if "--" in low else table.probes:
+        i = low.find(name)
+        while i >= 0:
+            j = i
+            while j > 0 and low[j - 1] in _NAME_CHARS and i - j < 80:
+                j -= 1
+            while j < i and low[j] == "-":
+                j += 1  # the name starts with its first letter; a `--` before it is the flag's
+            if low.startswith("--", j - 2):
+                j -= 2
+            if j > 0 and low[j - 1] in "\"'":
+                j -= 1
+            starts.add(j)
+            i = low.find(name, i + len(name))
+    return sorted(starts)
 
 
 def read_settings(text: str, table: SettingTable) -> Pasted:
-    """The settings of the trainers' keys the text gives, in every paste form (`structure/settings.yaml`). Loops
-    over the matches on purpose: a key the table does not hold costs one lookup.
+    """The settings of the trainers' keys the text gives, in every paste form (`structure/settings.yaml`).
 
-    A switch is on when any of its keys says so (a OneTrainer config checkpoints per model part); a number or
-    sizes given twice keep the last (a command line's last flag wins, as argparse reads it).
+    Only where a key of the table is written is a setting read (`_key_starts`: a substring search per key, not a
+    pattern tried at every position of a long log). A switch is on when any of its keys says so (a OneTrainer config
+    checkpoints per model part); a number or sizes given twice keep the last (a command line's last flag wins, as
+    argparse reads it).
     """
     if "=" not in text and ":" not in text and "--" not in text:
         return NOTHING_PASTED
@@ -127,14 +167,12 @@ def read_settings(text: str, table: SettingTable) -> Pasted:
     family: str | None = None
     models: list[str] = []
     keys: set[str] = set()
-    pos = 0
-    while True:
-        m = _SETTING.search(text, pos)
+    for start in _key_starts(text, table):
+        m = _SETTING.match(text, start)
         if m is None:
-            break
+            continue
         name = m.group(3).lower().replace("-", "_").rsplit(".", 1)[-1]
         setting = table.by_key.get(name)
-        pos = m.end(3) if setting is None or m.group(5) is None else m.end()
         if setting is None:
             continue
         flag, sep, raw = m.group(2) is not None, m.group(4), m.group(5)
@@ -156,7 +194,7 @@ def read_settings(text: str, table: SettingTable) -> Pasted:
             values[setting.fact] = values.get(setting.fact) is True or read
         else:
             values[setting.fact] = read
-    models.extend(_SCRIPT.findall(text) if ".py" in text else ())
+    models.extend(_SCRIPT.findall(text)[:_SCRIPTS] if ".py" in text else ())
     values.update((fact, n) for fact, n in _printed(text, table) if fact not in values)
     return Pasted(MappingProxyType(values), family, tuple(models), frozenset(keys))
 
