@@ -141,7 +141,8 @@ _INFERENCE: Final[Gated] = (
     ),
 )
 _CACHING = re.compile(
-    r"\bcaching\s+(?:latents|text[\s_]embeddings|embeddings|clip\s+vision|validation|control|\d+\s+unconditional)"
+    r"\bcaching\s+(?:latents|text[\s_]embeddings|embeddings|clip\s+vision|validation|control|\d+\s+unconditional"
+    r"|text\s+encoder\s+outputs)"  # sd-scripts' "caching Text Encoder outputs..."
 )
 _LOADING = re.compile(
     r"\bloading\s+(?:checkpoint\s+shards|pipeline\s+components"

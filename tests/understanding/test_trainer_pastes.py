@@ -266,3 +266,40 @@ def test_a_host_ram_kill_after_a_command_line_is_no_gpu_oom(index: Index) -> Non
 ])
 def test_the_settings_a_trainers_log_prints(index: Index, log: str, values: dict[str, object]) -> None:
     assert dict(read_settings(log, index.matcher.settings).values) == values
+
+
+_MUSUBI = """still out of memory
+accelerate launch src/musubi_tuner/wan_train_network.py --dataset_config dataset.toml --gradient_checkpointing \\
+  --fp8_base --blocks_to_swap 20
+[general]
+resolution = [960, 544]
+batch_size = 1
+[[datasets]]
+target_frames = [1, 25, 45]"""
+
+
+def test_a_video_trainers_command_and_dataset_toml(index: Index) -> None:
+    u = understand(index.matcher, _MUSUBI, "en")
+    s = u.stated
+    assert (s.gradient_checkpointing, s.batch_size, s.resolutions, s.num_frames) == (True, 1, (960,), 45)
+    assert (u.family, u.ranked[0].id) == ("other", "oom-persists-with-gc")  # `wan` in the script's name
+    assert "host_ram" not in u.concepts  # `--blocks_to_swap` swaps model blocks, not the host's memory
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "still out of memory even with block swap"),
+    ("es", "sigue sin memoria incluso con el intercambio de bloques"),
+    ("pt", "continua sem memória mesmo com a troca de blocos"),
+    ("fr", "toujours à court de mémoire même avec l'échange de blocs"),
+    ("de", "immer noch kein Speicher mehr, auch mit Block-Swap"),
+    ("ko", "블록 스왑을 켜도 계속 메모리 부족이에요"),
+])
+def test_block_swap_is_the_low_memory_path_not_the_hosts_swap(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "low_vram" in u.concepts and "host_ram" not in u.concepts
+    assert u.in_domain and u.ranked
+
+
+def test_caching_the_text_encoders_outputs_is_the_caching_phase(index: Index) -> None:
+    log = "caching Text Encoder outputs...\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB"
+    assert understand(index.matcher, log, "en").phase == "caching"
