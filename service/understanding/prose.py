@@ -65,11 +65,12 @@ def lead_of(text: str) -> str:
     return next((line for line in own if _LOG_START.match(line.lower()) is None), own[0] if own else lines[0])
 
 
-# How a log's own line starts (a traceback, an exception, a log level, a timestamp, a container's `name  | ` prefix);
+# How a log's own line starts (indented, as a traceback's code lines are; a traceback, an exception, a log level, a
+# timestamp, a container's `name  | ` prefix);
 # a line that only names an error ("I get this error:", "crash no passo 4 (CUDA out of memory)") is the user's.
 _LOG_START = re.compile(
-    r"\W{0,3}(?:traceback\b|file \"|torch\.|[a-z_][\w.]{0,80}(?:error|exception):|(?:info|warning|error|debug)\b"
-    r"|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\w-]{1,40}\s+\|\s)"
+    r"[ \t]{2,}\S|\W{0,3}(?:traceback\b|file \"|torch\.|[a-z_][\w.]{0,80}(?:error|exception):"
+    r"|(?:info|warning|error|debug)\b|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\w-]{1,40}\s+\|\s)"
 )
 
 

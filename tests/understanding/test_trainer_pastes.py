@@ -303,3 +303,15 @@ def test_block_swap_is_the_low_memory_path_not_the_hosts_swap(index: Index, lang
 def test_caching_the_text_encoders_outputs_is_the_caching_phase(index: Index) -> None:
     log = "caching Text Encoder outputs...\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB"
     assert understand(index.matcher, log, "en").phase == "caching"
+
+
+@pytest.mark.parametrize(("log", "nan"), [
+    (_BAR + "\nmy samples are black", True),  # sd-scripts' bar postfix
+    ("Steps:  10%|#         | 100/1000 [01:40<15:00, 1.00s/it, loss=nan, lr=0.0001]", True),  # diffusers' bar
+    ("step 120: loss is NaN, stopping", True),  # a trainer's own message
+    ("lora_v1:  12%|#2  | 120/1000 [02:00<14:40, 1.00s/it, lr: 1.0e-04 loss: 4.006e-01]", False),
+])
+def test_a_nan_loss_is_a_signal_not_a_memory_error(index: Index, log: str, nan: bool) -> None:
+    u = understand(index.matcher, log, "en")
+    assert ("nan-loss" in {s.id for s in u.log.signals}) is nan
+    assert not u.log.gpu_oom
