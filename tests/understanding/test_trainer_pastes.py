@@ -4,6 +4,7 @@ in the shapes those trainers' public docs give their flags and options, never a 
 from __future__ import annotations
 
 import pytest
+from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
 from remedy.understanding.matcher import understand
@@ -315,3 +316,14 @@ def test_a_nan_loss_is_a_signal_not_a_memory_error(index: Index, log: str, nan: 
     u = understand(index.matcher, log, "en")
     assert ("nan-loss" in {s.id for s in u.log.signals}) is nan
     assert not u.log.gpu_oom
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "fr", "de", "ko"])
+def test_a_pasted_command_lines_settings_are_the_answers_context(client: TestClient, lang: str) -> None:
+    body = client.post("/v1/diagnose", json={"query": _SD_SCRIPTS, "lang": lang}).json()
+    assert body["context"] == {"model_family": "flux", "gradient_checkpointing": True, "batch_size": 2,
+                               "gradient_accumulation": 4, "resolutions": [1024], "sample_every": 100}
+    assert body["symptom"]["id"] == "oom-persists-with-gc"
+    steps = [s["id"] for s in body["steps"]]
+    assert "enable-gradient-checkpointing" not in steps  # GC is known on: never suggested
+    assert "drop-highest-bucket" not in steps  # one training size: no bucket to drop
