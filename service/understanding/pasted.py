@@ -110,10 +110,9 @@ class Pasted:
 
 NOTHING_PASTED = Pasted(MappingProxyType({}))
 
-# One setting: a key (quoted or not, a flag or not), a separator (`=`, `:`, or spaces after a flag or a key written
-# with underscores), and a value (quoted, a bracketed list, or one word). Bounded: a key of 80 characters, a value
-# of 400; a key the table does not hold is skipped past its name only, so `export TRAIN_BATCH_SIZE=1` reads its
-# second word.
+# One setting, matched where `_key_starts` finds a key of the table: the key (quoted or not, a flag or not), a
+# separator (`=`, `:`, or spaces after a flag or a key written with underscores), and a value (quoted, a bracketed
+# list, or one word). Bounded: a key of 80 characters, a value of 400.
 _SETTING = re.compile(
     r"(?<![\w.-])([\"']?)(--)?([A-Za-z][\w.-]{0,80})\1"
     r"(?:[ \t]*([:=])[ \t]*|[ \t]+)?"
