@@ -58,11 +58,18 @@ def lead_of(text: str) -> str:
     'le loss passe à nan'
     >>> lead_of("torch.OutOfMemoryError: CUDA out of memory.\\ntengo el GC apagado")
     'tengo el GC apagado'
+    >>> lead_of('```\\n{\\n  "train_batch_size": 2\\n}\\n```\\nça plante au step 5')
+    'ça plante au step 5'
     """
     lines = text.strip().split("\n")
-    own = [line for line in lines[:MAX_PROSE_LINES] if line.strip() and not setting_line(line) and not _bar_line(line)]
+    own = [line for line in lines[:MAX_PROSE_LINES] if _worded(line) and not setting_line(line) and not _bar_line(line)]
     # The first line that reads as the user's own words, else the first one that is no setting nor bar.
     return next((line for line in own if _LOG_START.match(line.lower()) is None), own[0] if own else lines[0])
+
+
+def _worded(line: str) -> bool:
+    """A line holding a word: not a blank line, a fence or a bracket of a pasted config (```, `{`, `},`)."""
+    return any(c.isalpha() for c in line)
 
 
 # How a log's own line starts (indented, as a traceback's code lines are; a traceback, an exception, a log level, a
