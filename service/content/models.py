@@ -257,6 +257,9 @@ class Intents(Frozen):
     domain: tuple[Key, ...]
     outside: tuple[Outside, ...] = ()  # ... and in none of these
     avoided: tuple[Avoided, ...] = ()
+    # Concepts whose phrases are read whole: a word inside one says nothing of its own ("with default settings" is
+    # no GC switched on, "I changed nothing" no LoRA that changes nothing).
+    whole_phrases: tuple[Key, ...] = ()
     # A search hit needs one of these (a subject the guide is about): a model or trainer name alone is none.
     search_needs: tuple[Key, ...] = ()
     targets: dict[Id, Intent]

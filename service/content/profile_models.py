@@ -19,6 +19,8 @@ class LanguageProfile(BaseModel):
     - `script`: `latin` (words and numbers) or `hangul` (a Hangul word is this language's, whatever the query);
     - `split`: `spaces`, or `known_words` for a language written without spaces (split before each known word);
     - `endings`: particles and endings stripped from a word's end to reach its stem, the longest that fits first;
+    - `particles`: the case particles among them (`이`, `가`, `을`): a known word that is another known word and
+      one of these reads as that word (`효과가` is `효과`);
     - `restore_endings`: an accent-folded ending -> the written ending the stemmer reads, tried in order;
     - `ordinal_suffixes`: what follows a digit in an ordinal (`2nd`, `2º`, `2e`, `2te`);
     - `counter_words`: what joins a step and a total in a progress counter (`2 of 3000`, `2 sur 3000`);
@@ -26,6 +28,8 @@ class LanguageProfile(BaseModel):
     - `separable`: a verb whose particle ends its clause ("geht mir der VRAM aus"): particle -> the joined verb
       -> its finite forms; the particle is read as the joined verb (`ausgehen`, run out), not on its own (`aus`,
       off), when one of the forms comes before it in the clause. `clause_words` start a clause (`und`, `weil`).
+    - `kept_words`: words the stemmer keeps as written, because their stem is another word's (Spanish `guía`
+      stems to `gui`, the trainer's GUI);
     - `sentences`: the markers of a sentence's status (question, past, hypothetical, negated).
     """
 
@@ -35,10 +39,12 @@ class LanguageProfile(BaseModel):
     script: Literal["latin", "hangul"]
     split: Literal["spaces", "known_words"] = "spaces"
     endings: tuple[Affix, ...] = ()
+    particles: tuple[Affix, ...] = ()
     restore_endings: dict[Affix, Affix] = {}
     ordinal_suffixes: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,8}$")], ...] = ()
     counter_words: tuple[Annotated[str, StringConstraints(pattern=r"^[a-z]{1,16}$")], ...] = ()
     numbers: dict[Annotated[str, StringConstraints(min_length=1, max_length=40)], Annotated[int, Field(ge=0, le=1000)]]
     separable: dict[ProfileWord, dict[ProfileWord, tuple[ProfileWord, ...]]] = {}
     clause_words: tuple[ProfileWord, ...] = ()
+    kept_words: tuple[ProfileWord, ...] = ()
     sentences: SentenceMarkers = SentenceMarkers()

@@ -27,7 +27,9 @@ class SentenceMarkers(BaseModel):
     - `question_endings`, `sentence_endings`: word endings that ask, and that close a sentence written without a
       full stop (Korean `~까요`, `~어요`);
     - `reach`: how many words a hypothetical or a negation reaches ("no OOM" one, "no idea why it OOMs" is no
-      denied OOM).
+      denied OOM);
+    - `elided`: the letters a language elides before an apostrophe (French `d'`, `l'`, `j'`, `qu'`): a token of its
+      own that the reach does not count as a word ("j'ai peur d'avoir un OOM" reaches the OOM).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -43,6 +45,7 @@ class SentenceMarkers(BaseModel):
     question_endings: tuple[Affix, ...] = ()
     sentence_endings: tuple[Affix, ...] = ()
     reach: Annotated[int, Field(ge=1, le=8)] = 3
+    elided: tuple[Affix, ...] = ()
 
 
 class SentenceRules(BaseModel):

@@ -22,68 +22,9 @@ from .caches import NO_CACHE, Caches
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import fold, is_hangul, normalize, split_tokens
 from .profiles import Profile
+from .separable import join_particles, join_separable
 
-__all__ = ["Analyzer", "Token", "fold", "is_hangul", "join_particles", "normalize", "split_tokens"]
-
-# Where a clause ends: a punctuation mark, a full stop before a space or the text's end (not the dot of `wan2.1`),
-# a dash between spaces, a line end.
-_CLAUSE_END = re.compile(r"[,;:!?()\n\u2026]|\.(?=\s|$)|\s[-\u2013\u2014]\s")
-
-
-def join_particles(normalized: str, raws: list[str], profile: Profile) -> list[str]:
-    """The tokens of a normalized text with each separable verb's particle that ends its clause read as the
-    joined verb, when a form of that verb comes before it in the clause (the profile's `separable`): "geht mir der
-    VRAM aus" is `ausgehen` (run out), not "aus" (off); "GC aus" stays "aus". `raws` is `split_tokens(normalized)`;
-    the answer has as many tokens.
-
-    >>> from .profiles import Profile
-    >>> de = Profile("de", None, False, False, (), (), {}, {"aus": {"geht": "ausgehen"}}, frozenset({"und"}))
-    >>> text = "gc aus, und dann geht mir der vram aus"
-    >>> join_particles(text, split_tokens(text), de)[-1], join_particles(text, split_tokens(text), de)[1]
-    ('ausgehen', 'aus')
-    """
-    if profile.separable.keys().isdisjoint(raws):
-        return raws
-    out: list[str] = []
-    for chunk in _CLAUSE_END.split(normalized):
-        words = split_tokens(chunk)
-        start = 0
-        for i, word in enumerate(words):
-            if word in profile.clause_words:
-                _join_clause(words, start, i, profile)
-                start = i
-        _join_clause(words, start, len(words), profile)
-        out.extend(words)
-    return out if len(out) == len(raws) else raws
-
-
-def join_separable(
-    profile: Profile | None, texts: list[str], clauses: list[list[list[str]]], words: list[list[str]]
-) -> None:
-    """`join_particles` for a text read sentence by sentence (`sentences.read_sentences`), in place: each
-    sentence's words keep their number and their clauses."""
-    if profile is None or not profile.separable:
-        return
-    for k, text in enumerate(texts):
-        if profile.separable.keys().isdisjoint(words[k]):
-            continue
-        joined = iter(join_particles(normalize(text), words[k], profile))
-        clauses[k] = [[next(joined) for _ in part] for part in clauses[k]]
-        words[k] = [w for part in clauses[k] for w in part]
-
-
-def _join_clause(words: list[str], start: int, end: int, profile: Profile) -> None:
-    """In `words[start:end]`, one clause: its last word, a particle, becomes the verb it belongs to."""
-    if end - start < 2:
-        return
-    forms = profile.separable.get(words[end - 1])
-    if forms is None:
-        return
-    for j in range(end - 2, start - 1, -1):
-        joined = forms.get(words[j])
-        if joined is not None:
-            words[end - 1] = joined
-            return
+__all__ = ["Analyzer", "Token", "fold", "is_hangul", "join_particles", "join_separable", "normalize", "split_tokens"]
 
 @dataclass(frozen=True, slots=True)
 class Token:
@@ -94,6 +35,19 @@ class Token:
     number: int | None
     hangul: bool
     native: bool  # a word of the query's own language: matched in that language's stream only
+
+
+def _numbered_words(
+    number_words: Mapping[str, Iterable[str]], lingua_franca: str
+) -> dict[str | None, tuple[str, ...]]:
+    """The words that introduce a number (`step 2`, `paso 2`, `batch 4`) per language, with English's, and all of
+    them for a query of no known language: a misspelling right before a number is corrected towards them."""
+    english = frozenset(number_words.get(lingua_franca, ()))
+    table: dict[str | None, tuple[str, ...]] = {
+        lang: tuple(sorted(frozenset(words) | english)) for lang, words in number_words.items()
+    }
+    table[None] = tuple(sorted({w for words in table.values() for w in words}))
+    return table
 
 
 class Analyzer:
@@ -115,6 +69,7 @@ class Analyzer:
         names: Iterable[str] = (),
         lingua_franca: str = "en",
         caches: Caches = NO_CACHE,
+        number_words: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         self.profiles = {p.lang: p for p in profiles}
         self.streams: tuple[str, ...] = tuple(p.lang for p in profiles)
@@ -138,6 +93,7 @@ class Analyzer:
         # The particles of the Hangul language (its endings of one or two syllables, longest first): after a known
         # word, one of them ends that word and the next word may start right after it (`메모리가|없다고`).
         self._particles = tuple(e for e in self._hangul.endings if len(e) <= 2) if self._hangul is not None else ()
+        self._case_particles = self._hangul.particles if self._hangul is not None else frozenset()
         # Stems of each language's known words: an unknown word with a known stem is an inflection
         # (`entrene` of `entrenar`), not a typo to correct into some other language's word.
         self._known_stems = {
@@ -145,6 +101,7 @@ class Analyzer:
             for lang, words in self.known.items() if self.profiles[lang].stemmer is not None
         }
         self.numbers = {p.lang: p.numbers for p in profiles}
+        self._numbered = _numbered_words(number_words or {}, lingua_franca)
         # Typo candidates by (first letter, length): a word is only compared with words it could be within
         # the allowed edits of, so the cost does not grow with the whole vocabulary. Per language: a word is
         # corrected towards the query's language and English (the language of logs and UI labels), never into a
@@ -176,10 +133,15 @@ class Analyzer:
         return self._hangul.strip_ending(token) if self._hangul is not None else token
 
     def korean_form(self, token: str) -> str:
-        """The longest known Korean word the token starts with, else the token without its ending."""
+        """The longest known Korean word the token starts with, else the token without its ending. A known word
+        that is another known word and a one-syllable particle reads as that word (`효과가` is `효과`), so a
+        phrase written with the particle and one written without it read the same."""
         for k in range(min(len(token), self._korean_max), 0, -1):
-            if token[:k] in self.korean_words:
-                return token[:k]
+            word = token[:k]
+            if word in self.korean_words:
+                if k >= 3 and word[-1] in self._case_particles and word[:-1] in self.korean_words:
+                    return word[:-1]
+                return word
         return self.strip_korean(token)
 
     def correct(self, word: str, lang: str | None = None, c: Caches = NO_CACHE) -> str:
@@ -195,6 +157,22 @@ class Analyzer:
             if cached != word and self._inflection(word, c) and not self._same_stem(word, cached, c):
                 cached = word
             c.corrections.put((word, lang), cached)
+        return cached
+
+    def correct_before_number(self, word: str, lang: str | None = None, c: Caches = NO_CACHE) -> str:
+        """A misspelt word right before a number, read as the word that introduces numbers it is one edit from (two
+        from a word of six letters or more): `steo 3` is `step 3`, `pao 2` is `paso 2`. Else the word as written."""
+        if len(word) < 3 or len(word) > 12 or not word.isalpha() or word in self.names:
+            return word
+        key = (word, f"{lang}#number")
+        cached = c.corrections.get(key)
+        if cached is None:
+            limit = 1 if len(word) < 6 else 2
+            words = self._numbered.get(lang) or self._numbered.get(None) or ()
+            pool = [w for w in words if abs(len(w) - len(word)) <= limit]
+            found = extractOne(word, pool, scorer=OSA.distance, score_cutoff=limit) if pool else None
+            cached = str(found[0]) if found else word
+            c.corrections.put(key, cached)
         return cached
 
     def _inflection(self, word: str, c: Caches = NO_CACHE) -> bool:
@@ -242,6 +220,18 @@ class Analyzer:
                 after_word = False
                 i += 1
         return pieces
+
+    def split_elision(self, word: str, lang: str | None) -> list[str]:
+        """An elided letter written without its apostrophe (`letape`, `dentrainement`): the letter and the known
+        word after it, in a language that elides (its profile's `elided`); a known word stays whole."""
+        profile = self.profiles.get(lang or "")
+        if profile is None or not profile.elided or len(word) < 5 or word in self.all_known or not word.isalpha():
+            return [word]
+        for letters in profile.elided:
+            rest = word[len(letters):]
+            if word.startswith(letters) and len(rest) >= 4 and rest in self.all_known:
+                return [letters, rest]
+        return [word]
 
     def split_compound(self, word: str, c: Caches = NO_CACHE) -> list[str]:
         """German-style compounds of two known words (`speicherfehler` -> `speicher`, `fehler`)."""
@@ -313,8 +303,13 @@ class Analyzer:
         out: list[Token] = []
         if corrections is None:
             corrections = limits.corrections
-        for raw in raws:
+        for k, raw in enumerate(raws):
             hangul = is_hangul(raw)
+            if not hangul and k + 1 < len(raws) and raws[k + 1].isdigit() and raw not in self.all_known:
+                fixed = self.correct_before_number(raw, lang, c)
+                if fixed != raw:
+                    out.append(self._cached_token(fixed, lang, c))
+                    continue
             if len(raw) > limits.word_chars:
                 if not hangul:
                     cut = raw[: limits.word_chars]
@@ -329,7 +324,9 @@ class Analyzer:
                 corrections -= 1  # counted alike whether it is cached or not
             tokens = cache.get((raw, lang)) if fix else None
             if tokens is None:
-                parts = self.split_korean(raw) if hangul else self.split_compound(raw, c)
+                parts = self.split_korean(raw) if hangul else [
+                    part for word in self.split_elision(raw, lang) for part in self.split_compound(word, c)
+                ]
                 if not fix:
                     out.extend(self._cached_token(part, lang, c) for part in parts)
                     continue
@@ -370,15 +367,34 @@ class Analyzer:
                 number = int(ordinal.group(1))
             elif word in numbers:
                 number = numbers[word]
+            elif is_hangul(word):
+                # A Korean number word keeps its value before a particle (`두개로`, `세장을`), unless the vocabulary
+                # uses it as a word (`하나도 안 닮았어요`: not at all).
+                stripped = self.strip_korean(word)
+                if stripped not in self.korean_words:
+                    number = numbers.get(stripped)
         return Token(word, self._forms(word, c), number, is_hangul(word), native)
 
     def phrase_forms(self, lang: str, phrase: str, c: Caches = NO_CACHE) -> tuple[str, ...]:
         """A vocabulary phrase of `lang` as the forms its own stream gives (no typo correction): the form a
         query token gets in that stream (`_forms`), computed for that stream only."""
-        return tuple(
-            self.korean_form(w) if is_hangul(w) else self.stem(lang, w, c)
-            for w in split_tokens(normalize(phrase))
-        )
+        return self._forms_of(lang, split_tokens(normalize(phrase)), c)
+
+    def phrase_variants(self, lang: str, phrase: str, c: Caches = NO_CACHE) -> tuple[tuple[str, ...], ...]:
+        """`phrase_forms`, and also the forms with its separable verbs joined as a query's are, when that differs:
+        "sieht anders aus" then matches the query "sieht anders aus" once both read `aussehen`, and still matches a
+        query whose verb was misspelt (`hoert ... auf` is not joined before it is corrected)."""
+        normalized = normalize(phrase)
+        words = split_tokens(normalized)
+        plain = self._forms_of(lang, words, c)
+        profile = self.profiles.get(lang)
+        if profile is None or not profile.separable:
+            return (plain,)
+        joined = self._forms_of(lang, join_particles(normalized, words, profile), c)
+        return (plain,) if joined == plain else (plain, joined)
+
+    def _forms_of(self, lang: str, words: Iterable[str], c: Caches = NO_CACHE) -> tuple[str, ...]:
+        return tuple(self.korean_form(w) if is_hangul(w) else self.stem(lang, w, c) for w in words)
 
     def stream_of(self, lang: str | None) -> int:
         return self.streams.index(lang) if lang in self.streams else len(self.streams) - 1

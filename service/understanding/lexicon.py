@@ -29,14 +29,17 @@ _SIZE_UNITS: Final = frozenset({"gb", "gib", "go", "tb", "mb", "g", "기가"})
 
 
 def size_width(tokens: list[Token], i: int) -> int:
-    """How many tokens from `i` spell a memory size: 1 ("64gb"), 2 ("64 gb"), or 0."""
+    """How many tokens from `i` spell a memory size: 1 ("64gb"), 2 ("64 gb", "32기가가": a Korean unit keeps its
+    particle, so its form is compared), or 0."""
     tok = tokens[i]
     if not tok.text[:1].isdigit():  # most words: no regex
         return 0
     if _SIZE.match(tok.text):
         return 1
-    if tok.number is not None and i + 1 < len(tokens) and tokens[i + 1].text in _SIZE_UNITS:
-        return 2
+    if tok.number is not None and i + 1 < len(tokens):
+        unit = tokens[i + 1]
+        if unit.text in _SIZE_UNITS or (unit.hangul and unit.forms[0] in _SIZE_UNITS):
+            return 2
     return 0
 
 
@@ -59,10 +62,10 @@ class Lexicon:
             stream = analyzer.stream_of(lang)
             for concept, phrases in concepts.items():
                 for phrase in phrases:
-                    forms = analyzer.phrase_forms(lang, phrase, c)
-                    if forms:
-                        phrases_by_stream[stream].setdefault(forms, set()).add(concept)
-                        self.max_len = max(self.max_len, len(forms))
+                    for forms in analyzer.phrase_variants(lang, phrase, c):
+                        if forms:
+                            phrases_by_stream[stream].setdefault(forms, set()).add(concept)
+                            self.max_len = max(self.max_len, len(forms))
         self.roots = tuple(_trie(phrases) for phrases in phrases_by_stream)
         # (stream, node) of the phrases that start with a size
         self.after_size = tuple((s, root[SIZE_SLOT]) for s, root in enumerate(self.roots) if SIZE_SLOT in root)

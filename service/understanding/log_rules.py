@@ -114,6 +114,9 @@ _PYTHON_ERROR = re.compile(
     r"^\W*(?:\[[^\]\n]{0,40}\]:?\s*)*"  # a log prefix such as "[rank0]:"
     r"(?:((?:[a-z_]\w*\.){0,4}[a-z_]\w*(?:error|exception))\s*:|(error\s+running\s+job)\s*:)"
 )
+# ... and the same exception quoted inside a sentence ("crashes at step 1 with AttributeError: 'NoneType' ..."): a
+# dotted or one-word name ending in Error or Exception, then a colon; "an error:" or "CUDA error:" is not one.
+_PROSE_ERROR = re.compile(r"(?<![\w.])((?:[a-z_]\w*\.){0,4}[a-z]\w+(?:error|exception))\s*:(?=\s|$)")
 _SAMPLING = re.compile(
     r"\bgenerating\s+(?:(baseline|first)\s+)?(?:\d+\s+)?(?:images?|samples?)\b"
     r"|\bsampling(?:\s*(?:\.\.\.|\u2026)|\s+at\s+step\b|\s+images\b)"
@@ -318,7 +321,7 @@ _cuda_error = _failure_at(_CUDA_ERROR, "cuda-error", "message")
 def _python_error(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
     if failed or "out of memory" in low or "outofmemory" in low:
         return False  # the exception of a failure already read (`torch.OutOfMemoryError: ...`)
-    m = _PYTHON_ERROR.match(low)
+    m = _PYTHON_ERROR.match(low) or _PROSE_ERROR.search(low)
     if m is None:
         return False
     kind = line[m.start(1) : m.end(1)] if m.group(1) else line[m.start(2) : m.end(2)]

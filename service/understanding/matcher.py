@@ -67,6 +67,7 @@ class Matcher:
     domain: frozenset[str]
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     outside_subjects: frozenset[str]  # the concepts of every `any` above
+    whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
@@ -78,6 +79,10 @@ class Matcher:
     grounds: dict[str, tuple[frozenset[str], frozenset[str]]]  # target id -> what a search hit on it rests on
     sentences: SentenceReader  # the markers of a sentence's status per language, the sentence rules
     settings: SettingTable  # other trainers' setting keys (`structure/settings.yaml`)
+
+
+# The concepts whose words introduce a number the text states (`step 2`, `batch 4`, `81 frames`).
+_NUMBERED = ("step", "batch", "frames")
 
 
 def _analyzer(content: Content, build: Caches) -> Analyzer:
@@ -95,6 +100,12 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
             if not number.isascii():
                 words.update(split_tokens(normalize(number)))
             words.add(normalize(number))
+        # A word of a sentence marker is a word of the language, never a typo: "scared" stays a hypothetical
+        # marker, not the vocabulary's "shared".
+        markers = content.profiles[lang].sentences
+        for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.hypothetical,
+                       *markers.hypothetical_after, *markers.negation, *markers.negation_after):
+            words.update(split_tokens(normalize(marker)))
     for profile in profiles:
         # A language written without spaces is split at its known words.
         for phrases in texts[profile.lang].vocabulary.concepts.values() if profile.split_known else ():
@@ -111,6 +122,8 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         names={w for f in content.families for alias in f.aliases for w in split_tokens(normalize(alias))},
         lingua_franca=content.languages.default,
         caches=build,
+        number_words={lang: {w for c in _NUMBERED for p in t.vocabulary.concepts.get(c, ())
+                             if (w := normalize(p)).isalpha()} for lang, t in texts.items()},
     )
 
 
@@ -136,6 +149,7 @@ def build_matcher(content: Content) -> Matcher:
         domain=frozenset(content.intents.domain),
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
+        whole=frozenset(content.intents.whole_phrases),
         avoided=content.intents.avoided,
         postings=postings,
         default_idf=default_idf,
@@ -166,7 +180,7 @@ def understand(
     lang, tokens = reading.lang, reading.tokens
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
-    hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, spotted))
+    hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
     hits = told_now(matcher.sentences, reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences

@@ -33,10 +33,13 @@ class Profile:
     # A separable verb's particle -> {a finite form of the verb -> the joined verb}: "geht ... aus" is `ausgehen`.
     separable: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     clause_words: frozenset[str] = frozenset()  # words that start a clause ("und", "weil")
+    elided: tuple[str, ...] = ()  # letters elided before an apostrophe (French `l'`), longest first
+    particles: frozenset[str] = frozenset()  # case particles (`가`): a known word plus one reads as that word
+    kept: frozenset[str] = frozenset()  # words kept as written (their stem is another word's: `guia` and `gui`)
 
     def stem(self, word: str) -> str:
         """Snowball stem of an already normalized word; a language with no stemmer keeps the word."""
-        if self.stemmer is None or not word.isalpha():
+        if self.stemmer is None or not word.isalpha() or word in self.kept:
             return word
         if self.restore and len(word) > 3:
             for ending, written in self.restore:
@@ -85,6 +88,9 @@ def compile_profiles(content: Content) -> tuple[Profile, ...]:
                 for particle, verbs in p.separable.items()
             },
             clause_words=frozenset(normalize(w) for w in p.clause_words),
+            elided=tuple(sorted((normalize(e) for e in p.sentences.elided), key=len, reverse=True)),
+            particles=frozenset(normalize(e) for e in p.particles),
+            kept=frozenset(normalize(w) for w in p.kept_words),
         ))
     return tuple(out)
 

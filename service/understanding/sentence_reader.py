@@ -29,6 +29,7 @@ class Language:
     sentence_endings: tuple[str, ...]
     cues: frozenset[str]  # forms of the symptom words (`rules.cues`) in this language's stream
     reach: int  # words a hypothetical or a negation reaches
+    elided: frozenset[str]  # elided letters (French `d'`): tokens the reach does not count
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -75,6 +76,7 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
             sentence_endings=tuple(normalize(e) for e in markers.sentence_endings),
             cues=frozenset(cues),
             reach=markers.reach,
+            elided=frozenset(normalize(e) for e in markers.elided),
         )
     rules = content.intents.sentences
     across = tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across)

@@ -62,6 +62,7 @@ class Reading:
     past: frozenset[int]  # tokens told as past ("last week it OOMed at step 2")
     reaching: tuple[tuple[int, int, int], ...]  # (first token, end, direction) of each hypothetical or negation
     of: tuple[int, ...]  # per token, its sentence
+    elided: frozenset[int] = frozenset()  # tokens of elided letters (French `d'`): not counted in the reach
 
     def reached(self, hits: list[Hit]) -> frozenset[int]:
         """The tokens a hypothetical or a negation reaches ("I'm afraid of an OOM", "no OOM", `OOM은 없어요`):
@@ -83,9 +84,19 @@ class Reading:
         sentence = self.sentences[self.sentence_of(min(i, len(self.tokens) - 1))]
         if direction > 0:
             stop = min((c for c in sentence.clauses if c >= i), default=sentence.end)
-            return min(stop, i + self.reach)
+            return min(stop, self._words_from(i, 1))
         start = max((c for c in sentence.clauses if c <= i - 1), default=sentence.start)
-        return max(start, i - self.reach)
+        return max(start, self._words_from(i, -1))
+
+    def _words_from(self, i: int, direction: int) -> int:
+        """Where `reach` words from `i` end (direction 1) or start (-1), elided letters not counted as words."""
+        if not self.elided:
+            return i + direction * self.reach
+        k, words = i, 0
+        while words < self.reach and 0 <= k - (direction < 0) < len(self.tokens):
+            words += (k - (direction < 0)) not in self.elided
+            k += direction
+        return k
 
     def sentence_of(self, i: int) -> int:
         """The sentence of token `i` (the last one for a position past the end)."""
@@ -147,7 +158,8 @@ def read_sentences(
     past, reaching, asking, aside = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
-    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of)
+    elided = frozenset(i for i, t in enumerate(tokens) if t.text in language.elided) if language.elided else frozenset()
+    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided)
 
 
 def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator[str]:

@@ -24,15 +24,29 @@ STATEMENTS = Path(__file__).parent / "queries_statements.yaml"
 # Real users' messages (issue 12): almost all English, so one bar for each whole set, a little under its score
 # (batch 1: first run 0.483, 0.756 after session 3, 0.814 after session 4; see real_messages.md).
 # Batch 2 (session 4, 94 items): first run 0.521, 0.819 after session 4's mechanisms (dev half 0.894, check 0.745).
-REAL = {Path(__file__).parent / "real_messages.yaml": 0.78, Path(__file__).parent / "real_messages_2.yaml": 0.78}
+# Batch 3 (session 5, 89 items, GUI/Colab/notebook trainers and forks): first run 0.629 on main at e69f576 (dev half
+# 0.644, check 0.614); its bar sits just under that figure until the lead raises it after merging.
+REAL = {
+    Path(__file__).parent / "real_messages.yaml": 0.78,
+    Path(__file__).parent / "real_messages_2.yaml": 0.78,
+    Path(__file__).parent / "real_messages_3.yaml": 0.60,
+}
 # Written blind in session 4 as forum users write, 40 per language (first run 0.883, then 0.950; queries_blind.md).
 BLIND = Path(__file__).parent / "queries_blind.yaml"
+# A second blind set, written from the guide alone in session 5 (first run 0.946, 36 to 40 of 40; then 0.975, 38 to 40
+# of 40; queries_blind.md). Both blind sets are held per language a little under their lowest language.
+BLIND_2 = Path(__file__).parent / "queries_blind_2.yaml"
+# What the guide does not answer, said as a symptom would be, and its twins about the training itself (session 5, 30 per
+# language; first run 0.850, de and es 24 of 30; held a little under its lowest language since).
+BORDERS = Path(__file__).parent / "queries_borders.yaml"
 THRESHOLD = 0.95
 # Long forum posts (0.950 since sentence-level reading, 27 to 30 of 30 per language) and the blind set (36 to 40 of 40)
 # are held per language a little under their lowest language.
-THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.875}
-SETS = [OWN, MORE, LONG, STATEMENTS, BLIND]
-SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind"]
+THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.95, BLIND_2: 0.925,
+              BORDERS: 0.9}
+SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS]
+SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind", "queries_blind_2",
+           "queries_borders"]
 
 
 def failures(client: TestClient, item: dict[str, Any]) -> list[str]:
