@@ -249,6 +249,9 @@ class Avoided(Frozen):
     drop: tuple[Key, ...]
     stop: tuple[Key, ...] = ()
     span: int = 3
+    # What is dropped follows the word in every language, Korean too: a subject and what is said of it ("로스 곡선이
+    # 노이즈가 심해요"), not a postposition, which in Korean follows what it governs ("OOM 없이")
+    after_in_korean: bool = False
 
 
 class Intents(Frozen):

@@ -50,6 +50,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "never": "extract: 'never turned it off' flips the on/off word of its clause",
     "span_to": "stated_numbers: a range of steps is no step; a change takes its new value",
     "crash": "stated_numbers: the failing step is next to the failure; preview_steps: or after a count",
+    "halt": "stated_numbers: the failing step is next to the failure; preview_steps: or after a count",
     "exhausted": "stated_numbers: the failing step is next to the failure; preview_steps: or after a count",
     "error_word": "stated_numbers: the failing step is next to the failure; preview_steps: or after a count",
     "memory": "stated_numbers: the failing step is the one next to the failure",

@@ -51,6 +51,12 @@ _BAR_PHASE: Final[dict[str, str]] = {
     "attaching": "loading",
     "saving": "saving",
     "sampling": "sampling",
+    # a validation or evaluation pass ("Valid (loss 53.34) epoch 1: 1/11"): the trainer's preview, not its steps
+    "valid": "sampling",
+    "validation": "sampling",
+    "eval": "sampling",
+    "evaluating": "sampling",
+    "evaluation": "sampling",
 }
 _BAR_OTHER: Final = frozenset(
     {

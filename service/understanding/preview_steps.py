@@ -9,7 +9,7 @@ from .lexicon import Hit
 
 _NONE: tuple[Hit, ...] = ()
 _PREVIEW_COUNT_REACH = 6  # "samples at 1024x1024 with 30 steps", `샘플은 1024x1024에 30스텝으로`
-_FAILURES = ("oom", "crash", "exhausted", "error_word")
+_FAILURES = ("oom", "crash", "halt", "exhausted", "error_word")
 
 
 def preview_step_counts(tokens: list[Token], spans: dict[str, list[Hit]]) -> tuple[frozenset[int], frozenset[int]]:

@@ -126,14 +126,42 @@ def pasted_arch(text: str) -> str | None:
 
 
 def prose_of(text: str) -> str:
-    """The user's own lines of a text that holds a log (the first line always counts, unless it is a progress bar and
-    the user wrote other lines: "steps: 20%|...| avr_loss=nan" above "my samples are black" tells no speed)."""
+    r"""The user's own lines of a text that holds a log (the first line always counts, unless it is a progress bar and
+    the user wrote other lines: "steps: 20%|...| avr_loss=nan" above "my samples are black" tells no speed).
+
+    >>> prose_of("it fails\nStarting job\nUsing TF32 for faster training\nLoading VAE\nany idea?")
+    'it fails\nany idea?'
+    """
     lines = text.strip().splitlines()
     kept = [lines[0]] if lines else []
-    kept += [line for line in lines[1:] if line.strip() and not _is_log_line(line)][: MAX_PROSE_LINES - 1]
+    status = _status_lines(lines)
+    kept += [line for i, line in enumerate(lines[1:], 1)
+             if line.strip() and i not in status and not _is_log_line(line)][: MAX_PROSE_LINES - 1]
     if len(kept) > 1 and _bar_line(kept[0]):
         kept = kept[1:]
     return "\n".join(kept)
+
+
+# A trainer's status line: a capitalised verb in -ing and what it does, no sentence end ("Loading VAE", "Using TF32
+# for faster training on Ampere GPUs", "Starting job train.yaml"). Printed in runs, which the user's prose is not.
+_STATUS = re.compile(r"^\s*[A-Z][a-z]+ing\b(?:[^\n?!]*[^\s.?!])?\s*$")
+_STATUS_RUN = 3
+
+
+def _status_lines(lines: list[str]) -> frozenset[int]:
+    """The indexes of the lines in runs of `_STATUS_RUN` or more status lines in a row (blank lines skipped)."""
+    out: set[int] = set()
+    run: list[int] = []
+    for i, line in enumerate([*lines, "."]):
+        if not line.strip() and i < len(lines):
+            continue
+        if _STATUS.match(line) is not None or (run and _is_log_line(line) and line[:1].isupper()):
+            run.append(i)
+            continue
+        if len(run) >= _STATUS_RUN:
+            out.update(run)
+        run = []
+    return frozenset(out)
 
 
 def _is_log_line(line: str) -> bool:

@@ -32,7 +32,7 @@ def number_near(
 
 # What tells the failure itself (or the memory that failed: "der VRAM läuft bei Step 3 über"): the step next to
 # one of these is the failing step.
-_FAILURES = ("oom", "crash", "exhausted", "error_word", "memory")
+_FAILURES = ("oom", "crash", "halt", "exhausted", "error_word", "memory")
 _STEP_FAILURE_REACH = 8  # "it dies at step 3", "OOM'd right on step 3 every time": the same clause
 
 
