@@ -35,7 +35,7 @@ class Coverage:
 
 def check_content(content: Content) -> tuple[list[Problem], dict[str, Coverage]]:
     """All cross-file problems, and coverage per supported language."""
-    problems = list(_duplicate_ids(content)) + list(_dangling_references(content))
+    problems = list(_duplicate_ids(content)) + list(_dangling_references(content)) + list(_pasted_settings(content))
     coverage: dict[str, Coverage] = {}
     units: dict[str, dict[Unit, str]] = {}
     for lang in content.languages.supported:
@@ -169,6 +169,20 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     fallbacks = [fam.id for fam in content.families if fam.fallback]
     if len(fallbacks) != 1:
         yield Problem("structure/families.yaml", "", "dangling-reference", "exactly one family must be the fallback")
+
+
+def _pasted_settings(content: Content) -> Iterator[Problem]:
+    """`structure/settings.yaml`: each key names one setting, its concept and family exist."""
+    f = "structure/settings.yaml"
+    families = {fam.id for fam in content.families}
+    for key, n in Counter(k for s in content.pasted.settings for k in s.keys).items():
+        if n > 1:
+            yield Problem(f, key, "duplicate-id", f"key {key!r} is given {n} times")
+    for i, setting in enumerate(content.pasted.settings):
+        if setting.concept is not None and setting.concept not in content.concepts:
+            yield Problem(f, f"settings.{i}.concept", "dangling-reference", f"unknown concept {setting.concept!r}")
+        if setting.family is not None and setting.family not in families:
+            yield Problem(f, f"settings.{i}.family", "dangling-reference", f"unknown family {setting.family!r}")
 
 
 # --- text per language -----------------------------------------------------------------------------

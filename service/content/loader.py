@@ -20,6 +20,7 @@ from .models import (
     LanguageProfile,
     Languages,
     LanguageText,
+    PastedSettings,
     Rules,
     Step,
     Symptom,
@@ -127,6 +128,7 @@ def load_content(root: Path) -> Content:
     features = reader.model("structure/features.yaml", _adapter(dict[str, str]))
     signals = reader.model("structure/signals.yaml", _adapter(dict[str, str]))
     intents = reader.model("structure/intents.yaml", _adapter(Intents))
+    pasted = reader.model("structure/settings.yaml", _adapter(PastedSettings))
 
     texts: dict[str, LanguageText] = {}
     profiles: dict[str, LanguageProfile] = {}
@@ -142,7 +144,7 @@ def load_content(root: Path) -> Content:
         raise ContentProblems(reader.problems)
     assert languages and faq is not None and symptoms is not None and steps is not None
     assert families is not None and rules is not None and concepts is not None and features is not None
-    assert signals is not None and intents is not None and findings is not None
+    assert signals is not None and intents is not None and findings is not None and pasted is not None
     return Content(
         revision=revision_of(root),
         languages=languages,
@@ -157,6 +159,7 @@ def load_content(root: Path) -> Content:
         features=features,
         signals=signals,
         intents=intents,
+        pasted=pasted,
         texts=texts,
         profiles=profiles,
     )

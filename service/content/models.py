@@ -9,13 +9,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from .paste_models import PastedSetting, PastedSettings
 from .profile_models import LanguageProfile
 from .sentence_models import Key, SentenceMarkers, SentenceRules
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
 Condition = dict[str, Any]
-__all__ = ["Key", "LanguageProfile", "SentenceMarkers", "SentenceRules"]  # besides the models below
+__all__ = [  # besides the models below
+    "Key", "LanguageProfile", "PastedSetting", "PastedSettings", "SentenceMarkers", "SentenceRules",
+]
 
 
 class Frozen(BaseModel):
@@ -375,5 +378,6 @@ class Content(Frozen):
     features: dict[Key, Text]
     signals: dict[Id, Text]
     intents: Intents
+    pasted: PastedSettings
     texts: dict[Key, LanguageText]
     profiles: dict[Key, LanguageProfile]

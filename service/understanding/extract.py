@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .analysis import Token
@@ -50,6 +50,12 @@ class Stated:
     num_frames: int | None = None
     control_images: int | None = None
     on_or_off: bool = False  # "on or off?", "on slower than off?": a question about the switch, not its state
+    # Only a pasted setting states these (`pasted.read_settings`: `--gradient_accumulation_steps 4`).
+    gradient_accumulation: int | None = None
+    sample_every: int | None = None
+    sample_steps: int | None = None
+    sampling_disabled: bool | None = None
+    low_vram: bool | None = None
 
 
 _NONE: tuple[Hit, ...] = ()
@@ -377,7 +383,8 @@ def _resolutions(sizes: list[int], spans: dict[str, list[Hit]], after_bucket: bo
     return unique or None
 
 
-CONTEXT_FIELDS = ("step", "gradient_checkpointing", "batch_size", "resolutions", "num_frames", "control_images")
+# The context fields a text states: every field of `Stated` but the two that only weigh the reading.
+CONTEXT_FIELDS = tuple(f.name for f in fields(Stated) if f.name not in ("largest_named", "on_or_off"))
 
 
 def as_context_fields(stated: Stated) -> dict[str, Any]:

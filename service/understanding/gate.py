@@ -32,13 +32,16 @@ def outside_phrases(subjects: frozenset[str], wholes: frozenset[str], hits: list
     """Hits inside a phrase of another subject, or of a concept read whole, say nothing of their own: in "learning
     rate" the word "rate" (French "raté", weak) is part of the name of something the guide does not cover, and in
     "with default settings" the word "with" switches nothing on. A subject's own hit stays inside another subject's
-    phrase, not inside a phrase read whole ("negative prompt": no caption)."""
+    phrase, not inside a phrase read whole ("negative prompt": no caption), nor inside a longer phrase of the guide's
+    ("block swap", the low-memory path, is no mention of the host's swap)."""
     spans = {(h.start, h.end) for h in hits if h.end - h.start > 1 and h.concept in subjects}
     whole = {(h.start, h.end, h.concept) for h in hits if h.end - h.start > 1 and h.concept in wholes}
-    if not spans and not whole:
+    inner = {(h.start, h.end) for h in hits if h.end - h.start > 1 and h.concept not in subjects}
+    if not spans and not whole and not inner:
         return hits
     return [h for h in hits
-            if (h.concept in subjects or not any(a <= h.start and h.end <= b for a, b in spans))
+            if (not any(a <= h.start and h.end <= b and b - a > h.end - h.start for a, b in inner)
+                if h.concept in subjects else not any(a <= h.start and h.end <= b for a, b in spans))
             and not any(a <= h.start and h.end <= b and c != h.concept for a, b, c in whole)]
 
 

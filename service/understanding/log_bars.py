@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from .log_text import clip
+from .log_text import NAN_LOSS, clip
 
 if TYPE_CHECKING:
     from .logs import _Reader
@@ -158,6 +158,8 @@ def read_bar(r: _Reader, offset: int, line: str, head: str, kind: str) -> None:
         kind = "training"
     key = r.key(offset, 0)
     if kind in ("training", "bare"):
+        if "nan" in low and NAN_LOSS.search(low) is not None:  # `avr_loss=nan` in the bar's postfix
+            r.signal("nan-loss", key, text=clip(line))
         if nums is not None:
             step, total = int(nums.group(1)), int(nums.group(2))
             if total > 0:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from .log_bars import FAIL, PHASE, TRAIN
 from .log_figures import other_processes
-from .log_text import Gated, clip, first_match
+from .log_text import NAN_LOSS, Gated, clip, first_match
 
 if TYPE_CHECKING:
     from .logs import _Reader
@@ -144,7 +144,8 @@ _INFERENCE: Final[Gated] = (
     ),
 )
 _CACHING = re.compile(
-    r"\bcaching\s+(?:latents|text[\s_]embeddings|embeddings|clip\s+vision|validation|control|\d+\s+unconditional)"
+    r"\bcaching\s+(?:latents|text[\s_]embeddings|embeddings|clip\s+vision|validation|control|\d+\s+unconditional"
+    r"|text\s+encoder\s+outputs)"  # sd-scripts' "caching Text Encoder outputs..."
 )
 _LOADING = re.compile(
     r"\bloading\s+(?:checkpoint\s+shards|pipeline\s+components"
@@ -262,6 +263,13 @@ def _notice(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
     return True
 
 
+def _nan_loss(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
+    m = NAN_LOSS.search(low)
+    if m is not None:
+        r.signal("nan-loss", r.key(start + m.start()), text=clip(line))
+    return False
+
+
 def _inference(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
     m = first_match(low, _INFERENCE)
     if m is not None:
@@ -336,6 +344,7 @@ RULES: Final[tuple[Rule, ...]] = (
          yields=_TEXT),
     Rule("saving", ("sav",), _saving, emits=("saving",), yields=_TEXT),
     Rule("progress", ("step",), _step, emits=("progress",), yields=("step", "total")),
+    Rule("nan-loss", ("nan",), _nan_loss, emits=("nan-loss",), yields=_TEXT),
     Rule("aitk-oom-notice", ("memory", "oom", "step", "skipping batch"), _notice, emits=("aitk-oom-notice",),
          failure="gpu-oom", yields=_TEXT),
     Rule("cuda-oom", ("memory", "_alloc"), _cuda_oom, emits=("cuda-oom",), failure="gpu-oom"),

@@ -78,3 +78,8 @@ def search_near(pattern: re.Pattern[str], text: str, word: str) -> re.Match[str]
             return m
         p = text.find(word, p + 1)
     return None
+
+
+# The training loss became NaN or infinite: a log line or a progress bar's postfix (sd-scripts `avr_loss=nan`, diffusers
+# `loss=nan`, AI Toolkit `loss: nan`, SimpleTuner `step_loss=nan`), or the trainer's own message ("loss is NaN").
+NAN_LOSS = re.compile(r"\b\w{0,16}loss\b\s*[:=]\s*-?(?:nan|inf)\b|\bloss\s+(?:is|became|becomes|went\s+to)\s+nan\b")

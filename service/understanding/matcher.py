@@ -28,8 +28,9 @@ from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
 from .outcome import outcome
+from .pasted import Pasted, SettingTable, compile_settings, read_settings, setting_words
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
-from .prose import Parts, counter_step, flag_spelling, flag_state, pasted_arch, prose_of, setting_number, split_text
+from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
 from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, near_the_failure, read_sentences, told_now
@@ -68,8 +69,6 @@ class Matcher:
     outside_subjects: frozenset[str]  # the concepts of every `any` above
     whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
-    gc_flags: frozenset[str]  # GC's names as a command-line flag would spell them (`gradient_checkpointing`)
-    batch_flags: frozenset[str]  # the batch size's names written as a setting (`batch_size`, `train_batch_size`)
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
     default_idf: float
     weights_by_name: dict[str, tuple[tuple[int, float], ...]]
@@ -79,6 +78,7 @@ class Matcher:
     by_id: dict[str, Target]
     grounds: dict[str, tuple[frozenset[str], frozenset[str]]]  # target id -> what a search hit on it rests on
     sentences: SentenceReader  # the markers of a sentence's status per language, the sentence rules
+    settings: SettingTable  # other trainers' setting keys (`structure/settings.yaml`)
 
 
 # The concepts whose words introduce a number the text states (`step 2`, `batch 4`, `81 frames`).
@@ -151,9 +151,6 @@ def build_matcher(content: Content) -> Matcher:
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
         whole=frozenset(content.intents.whole_phrases),
         avoided=content.intents.avoided,
-        gc_flags=frozenset(flag_spelling(p) for t in texts.values() for p in t.vocabulary.concepts.get("gc", ())
-                           if len(flag_spelling(p).split("_")) > 1),
-        batch_flags=frozenset(p for t in texts.values() for p in t.vocabulary.concepts.get("batch", ()) if "_" in p),
         postings=postings,
         default_idf=default_idf,
         weights_by_name={k: tuple(v) for k, v in by_name.items()},
@@ -163,6 +160,7 @@ def build_matcher(content: Content) -> Matcher:
         by_id={t.id: t for t in targets},
         grounds=tables.grounds(content, targets),
         sentences=build_reader(analyzer, content, build),
+        settings=compile_settings(content.pasted),
     )
 
 
@@ -180,16 +178,19 @@ def understand(
     parts = split_text(text, log)
     reading = read_sentences(matcher.sentences, parts.prose, hint, parts.lead, caches, limits)
     lang, tokens = reading.lang, reading.tokens
-    spotted = matcher.lexicon.spot(tokens, lang, caches)
+    pasted = read_settings(text, matcher.settings)
+    spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
     hits = told_now(matcher.sentences, reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     concepts = _implied(matcher, hits, reading)
-    stated = _stated(matcher, text, parts, reading, hits, log, caches)
+    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)
+    if family is None:
+        family = _pasted_family(matcher, pasted)
     features = _features(text, stated, log, families)
     present = frozenset(concepts) | features
     domain = in_domain(present, log, matcher.domain, matcher.outside)
@@ -220,14 +221,16 @@ def _implied(matcher: Matcher, hits: list[Hit], reading: Reading) -> set[str]:
 
 def _stated(
     matcher: Matcher, text: str, parts: Parts, reading: Reading, hits: list[Hit], log: LogReading, caches: Caches,
+    pasted: Pasted,
 ) -> Stated:
-    """The context the text states; in a pasted log, the step from the progress bars or the user's first line."""
+    """The context the text states; in a pasted log, the step from the progress bars or the user's first line. A
+    setting pasted from a trainer's config or command line is that run's setting, whatever the words around it."""
     prose, lang = parts.prose, reading.lang
     # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
     stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like)
-    if parts.lead is not None and "\n" in text.strip():
-        # In a log, "step" appears in messages ("OOM during training step 3 times"): trust the progress
-        # bars, else what the user's own first line says.
+    if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
+        # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no
+        # step (`steps: 12%|...| 120/1000`): trust the progress bars, else what the user's own first line says.
         step = log.step
         if step is None:
             _, lead_tokens = matcher.analyzer.tokens(parts.lead, lang, c=caches)
@@ -235,11 +238,19 @@ def _stated(
         stated = replace(stated, step=step)
     if stated.step is None:
         stated = replace(stated, step=counter_step(prose, matcher.counter))
-    if stated.gradient_checkpointing is None:
-        stated = replace(stated, gradient_checkpointing=flag_state(text, matcher.gc_flags))
-    if stated.batch_size is None:
-        stated = replace(stated, batch_size=setting_number(text, matcher.batch_flags))
-    return stated
+    return replace(stated, **pasted.values) if pasted.values else stated
+
+
+def _pasted_family(matcher: Matcher, pasted: Pasted) -> str | None:
+    """The model family a paste names: a switch that picks it (`"sdxl": true`), else the first model key's value
+    or training script whose words hold a family's alias (`"model_type": "FLUX_DEV_1"`, `flux_train_network.py`)."""
+    if pasted.family is not None:
+        return pasted.family
+    for model in pasted.models:
+        family, _ = matcher.aliases.find(split_tokens(normalize(re.sub(r"[_/\\]", " ", model))))
+        if family is not None:
+            return family
+    return None
 
 
 def _features(text: str, stated: Stated, log: LogReading, families: int) -> frozenset[str]:

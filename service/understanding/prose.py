@@ -9,7 +9,6 @@ from typing import NamedTuple
 
 from .extract import BUCKET_SIZES
 from .logs import LogReading, looks_like_log
-from .normalize import normalize
 from .pasted import setting_line
 
 MAX_PROSE_LINES = 8
@@ -47,19 +46,44 @@ def split_text(text: str, log: LogReading) -> Parts:
 
 
 def lead_of(text: str) -> str:
-    """The first line of a text, past the pasted command line or config lines it may open with: those are the
-    trainer's (English flags, whatever the user speaks), not the user's first words.
+    """The first line of a text that is the user's, past the pasted command line, config lines, progress bars and log
+    lines it may open with: those are the trainer's (English flags, bar labels and errors, whatever the user speaks),
+    not the user's first words.
 
     >>> lead_of('accelerate launch train.py --train_batch_size 2 --cache_latents\\nno entiendo por qué falla')
     'no entiendo por qué falla'
     >>> lead_of("I used --cache_latents and it still OOMs\\nTraceback (most recent call last):")
     'I used --cache_latents and it still OOMs'
+    >>> lead_of("steps:  20%|##        | 200/1000 [02:00<14:40, 1.00s/it, avr_loss=nan]\\nle loss passe à nan")
+    'le loss passe à nan'
+    >>> lead_of("torch.OutOfMemoryError: CUDA out of memory.\\ntengo el GC apagado")
+    'tengo el GC apagado'
+    >>> lead_of('```\\n{\\n  "train_batch_size": 2\\n}\\n```\\nça plante au step 5')
+    'ça plante au step 5'
     """
     lines = text.strip().split("\n")
-    for line in lines[:MAX_PROSE_LINES]:
-        if line.strip() and not setting_line(line):
-            return line
-    return lines[0]
+    own = [line for line in lines[:MAX_PROSE_LINES] if _worded(line) and not setting_line(line) and not _bar_line(line)]
+    # The first line that reads as the user's own words, else the first one that is no setting nor bar.
+    return next((line for line in own if _LOG_START.match(line.lower()) is None), own[0] if own else lines[0])
+
+
+def _worded(line: str) -> bool:
+    """A line holding a word: not a blank line, a fence or a bracket of a pasted config (```, `{`, `},`)."""
+    return any(c.isalpha() for c in line)
+
+
+# How a log's own line starts (indented, as a traceback's code lines are; a traceback, an exception, a log level, a
+# timestamp, a container's `name  | ` prefix);
+# a line that only names an error ("I get this error:", "crash no passo 4 (CUDA out of memory)") is the user's.
+_LOG_START = re.compile(
+    r"[ \t]{2,}\S|\W{0,3}(?:traceback\b|file \"|torch\.|[a-z_][\w.]{0,80}(?:error|exception):"
+    r"|(?:info|warning|error|debug)\b|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\w-]{1,40}\s+\|\s)"
+)
+
+
+def _bar_line(line: str) -> bool:
+    """A progress bar's line (`steps:  12%|##  | 120/1000 [...]`): the trainer's, never the user's words."""
+    return "%|" in line
 
 
 
@@ -102,7 +126,8 @@ def pasted_arch(text: str) -> str | None:
 
 
 def prose_of(text: str) -> str:
-    r"""The user's own lines of a text that holds a log (the first line always counts).
+    r"""The user's own lines of a text that holds a log (the first line always counts, unless it is a progress bar and
+    the user wrote other lines: "steps: 20%|...| avr_loss=nan" above "my samples are black" tells no speed).
 
     >>> prose_of("it fails\nStarting job\nUsing TF32 for faster training\nLoading VAE\nany idea?")
     'it fails\nany idea?'
@@ -112,6 +137,8 @@ def prose_of(text: str) -> str:
     status = _status_lines(lines)
     kept += [line for i, line in enumerate(lines[1:], 1)
              if line.strip() and i not in status and not _is_log_line(line)][: MAX_PROSE_LINES - 1]
+    if len(kept) > 1 and _bar_line(kept[0]):
+        kept = kept[1:]
     return "\n".join(kept)
 
 
@@ -143,57 +170,3 @@ def _is_log_line(line: str) -> bool:
         if word in low:
             return True
     return any(literal in low and pattern.search(low) is not None for literal, pattern in _LOG_SHAPES)
-
-
-# A command-line flag and its value, if any: `--gradient_checkpointing`, `--use_gradient_checkpointing True`.
-_FLAG = re.compile(r"(?<![\w-])--([a-z][\w-]*)(?:[ \t]*=[ \t]*|[ \t]+)?(\"?)(true|false|yes|no|1|0)?\2(?=[\s\\'\"`]|$)",
-                   re.IGNORECASE)
-_FLAG_VALUES = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
-
-
-def flag_spelling(phrase: str) -> str:
-    """A switch's name as a command-line flag spells it (`gradient checkpointing` -> `gradient_checkpointing`)."""
-    return re.sub(r"[\s-]+", "_", normalize(phrase))
-
-
-def flag_state(text: str, names: frozenset[str]) -> bool | None:
-    """What a pasted command line sets a switch to: a bare `--flag` (or one with `True`) is on, `False` is off.
-
-    `names` are the switch's names as flags spell them; a flag that holds one (`--use_gradient_checkpointing`)
-    counts, one with a value that is no boolean (`--checkpointing_steps 500`) does not."""
-    state: bool | None = None
-    for m in _FLAG.finditer(text):
-        name = m.group(1).lower().replace("-", "_")
-        if not any(n in name for n in names):
-            continue
-        if m.group(3) is None and re.match(r"[ \t=]*[^\s\\-]", text[m.end():]):
-            continue  # `--flag value` with a value that is no boolean
-        state = True if m.group(3) is None else _FLAG_VALUES[m.group(3).lower()]
-    return state
-
-
-# A setting given a number on a command line or in a dotted override: `--per_device_train_batch_size 1`,
-# `--train_batch_size=2`, `train_dataloader.batch_size=1`.
-_SETTING = re.compile(r"(?<![\w.-])(?:--)?([a-z][\w.-]*)[ \t]*(?:=|[ \t])[ \t]*\"?(\d{1,4})\"?(?![\w.])", re.IGNORECASE)
-_NOT_TRAINING = ("eval", "valid", "val_", "test", "infer", "sample", "predict")  # another loop's setting
-
-
-def setting_number(text: str, names: frozenset[str]) -> int | None:
-    """The number a pasted command line or override gives a training setting whose name ends with one of
-    `names` (its flag spellings, `batch_size`); an evaluation or sampling loop's (`--per_device_eval_batch_size`)
-    is not the training's.
-
-    >>> names = frozenset({"batch_size"})
-    >>> setting_number("train.py --per_device_train_batch_size 1 --per_device_eval_batch_size 8", names)
-    1
-    >>> setting_number("train_dataloader.batch_size=2", names), setting_number("batch 4", names)
-    (2, None)
-    """
-    if "_" not in text:
-        return None
-    for m in _SETTING.finditer(text):
-        name = m.group(1).lower().replace("-", "_")
-        if "_" in name and name.endswith(tuple(names)) and not any(w in name for w in _NOT_TRAINING):
-            return int(m.group(2))
-    return None
-

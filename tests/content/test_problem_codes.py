@@ -110,6 +110,19 @@ def unknown_sentence_event(root: Path) -> set[str]:
     return {f"sentences.events.{len(events) - 1}"}
 
 
+def unknown_setting_concept(root: Path) -> set[str]:
+    rel = "structure/settings.yaml"
+    i = next(k for k, s in enumerate(yaml.safe_load((root / rel).read_text(encoding="utf-8"))["settings"])
+             if s.get("concept") == "gc")
+    edit_yaml(root, rel, lambda data: data["settings"][i].update(concept="no_such_concept"))
+    return {f"settings.{i}.concept"}
+
+
+def repeat_setting_key(root: Path) -> set[str]:
+    edit_yaml(root, "structure/settings.yaml", lambda data: data["settings"][-1]["keys"].append("train_batch_size"))
+    return {"train_batch_size"}
+
+
 def unknown_section(root: Path) -> set[str]:
     i = position(root, "structure/steps.yaml", "check-rank")
     edit_yaml(root, "structure/steps.yaml", lambda data: data[i].update(section="no-such-section"))
@@ -248,6 +261,8 @@ CASES = [
     Case("dangling-reference-builder", "dangling-reference", "structure/steps.yaml", unknown_builder),
     Case("dangling-reference-stemmer", "dangling-reference", "text/fr/profile.yaml", unknown_stemmer),
     Case("dangling-reference-sentences", "dangling-reference", "structure/intents.yaml", unknown_sentence_event),
+    Case("dangling-reference-settings", "dangling-reference", "structure/settings.yaml", unknown_setting_concept),
+    Case("duplicate-id-settings", "duplicate-id", "structure/settings.yaml", repeat_setting_key),
     Case("missing-text", "missing-text", "text/es/steps.yaml", drop_step_text),
     Case("extra-text", "extra-text", "text/ko/symptoms.yaml", add_unknown_symptom),
     Case("list-length", "list-length", "text/fr/guides/gradient-checkpointing-oom.yaml", add_list_item),

@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
 from remedy.understanding.matcher import Understanding, understand
-from remedy.understanding.prose import setting_number
+from remedy.understanding.pasted import read_settings
 
 
 def _symptom(u: Understanding) -> str | None:
@@ -284,11 +284,13 @@ def test_the_batch_size_is_the_current_one(index: Index, lang: str, text: str, b
     assert understand(index.matcher, text, lang).stated.batch_size == batch
 
 
-def test_a_setting_number_needs_a_training_settings_name() -> None:
-    names = frozenset({"batch_size"})
-    assert setting_number("--per_device_eval_batch_size 8 --train_batch_size 2", names) == 2
-    assert setting_number("--batch_size_limit", names) is None
-    assert setting_number("batch size 4", names) is None  # prose: read from the words, not here
+def test_a_setting_number_needs_a_training_settings_name(index: Index) -> None:
+    def batch(text: str) -> int | None:
+        return read_settings(text, index.matcher.settings).values.get("batch_size")
+
+    assert batch("--per_device_eval_batch_size 8 --train_batch_size 2") == 2
+    assert batch("--batch_size_limit") is None
+    assert batch("batch size 4") is None  # prose: read from the words, not here
 
 
 # --- 6. "I have no memory" ------------------------------------------------------------------------------------

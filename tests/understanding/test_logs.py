@@ -31,6 +31,7 @@ SIGNAL_IDS = {
     "host-ram-kill",
     "cuda-error",
     "python-error",
+    "nan-loss",
 }
 
 # --- realistic material -----------------------------------------------------------------------------------------
@@ -767,6 +768,7 @@ ALWAYS = {
     "cuda-error": {"message"},
     "python-error": {"type", "message"},
     "inference-run": {"text"},
+    "nan-loss": {"text"},
 }
 
 

@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from remedy.index.build import Index
 from remedy.understanding.analysis import split_tokens
 from remedy.understanding.matcher import understand
-from remedy.understanding.prose import flag_state
+from remedy.understanding.pasted import read_settings
 
 
 @pytest.mark.parametrize(("line", "state"), [
@@ -17,10 +17,10 @@ from remedy.understanding.prose import flag_state
     ("--gradient_checkpointing True --bf16", True),
     ("--gradient-checkpointing=false", False),
     ("--checkpointing_steps 500 \\", None),  # a value that is no boolean: another setting
-    ("gradient_checkpointing: true", None),  # YAML, read elsewhere; no flag here
+    ("gradient_checkpointing: true", True),  # a YAML entry is a setting too
 ])
 def test_a_command_line_flag_states_gc(index: Index, line: str, state: bool | None) -> None:
-    assert flag_state(line, index.matcher.gc_flags) is state
+    assert read_settings(line, index.matcher.settings).values.get("gradient_checkpointing") is state
 
 
 @pytest.mark.parametrize(("text", "tokens"), [
