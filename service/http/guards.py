@@ -21,7 +21,7 @@ import orjson
 from ..errors import HeadersTooLarge, InvalidUtf8, JsonTooDeep, Overloaded, PayloadTooLarge, RemedyError, RequestTimeout
 from ..settings import Settings
 from .asgi import ASGIApp, Message, ProblemWriter, Receive, Scope, Send
-from .lane import LANE, HeavyLane
+from .lane import LANE, Lane
 
 HEADER_OVERFLOW = "remedy.header_overflow"  # scope key the server protocol sets when it dropped headers
 OPERATIONS = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -99,13 +99,13 @@ class ConcurrencyLimit:
     """At most `max_concurrency` requests in flight in this worker; more get 503 with `Retry-After`.
 
     A large request (a body or query string over `REMEDY_HEAVY_BYTES`: pasted logs, long configs) is marked to
-    compute in the heavy lane (`lane.HeavyLane`): one thread, so large requests compute one at a time, and
-    preempted every switch interval, so a normal request never waits for one to end. The work caps bound what
+    compute in the heavy lane (`lane.py`): one line of work beside the event loop, so large requests compute one
+    at a time and a normal request never waits for one to end. The work caps bound what
     one costs (~10x a typical request), the lane how much of the worker they take together, whatever the number
     of clients sending them; at most `max_heavy` are held at once (more get 503 with `Retry-After`), so that
     large requests never take the places of normal ones."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, problem: ProblemWriter, lane: HeavyLane | None = None
+    def __init__(self, app: ASGIApp, settings: Settings, problem: ProblemWriter, lane: Lane | None = None
                  ) -> None:
         self.app = app
         self.limit = settings.max_concurrency
