@@ -108,6 +108,16 @@ def make_lane(settings: Settings) -> Lane | None:
     return ThreadLane() if settings.heavy_lane == "thread" else None
 
 
+_STARTING: set[asyncio.Task[None]] = set()  # lanes being started (the loop keeps only weak references to tasks)
+
+
+def start_lane(lane: Lane, runtime: Runtime) -> None:
+    """Start `lane` in the background, on the running loop."""
+    task = asyncio.ensure_future(lane.start(runtime))
+    _STARTING.add(task)
+    task.add_done_callback(_STARTING.discard)
+
+
 def install_middleware(app: FastAPI, settings: Settings, lane: Lane | None) -> None:
     """The middleware stack, from the innermost (the response cache) out."""
     app.add_middleware(ResponseCache, settings=settings, metrics=app.state.metrics)
@@ -150,7 +160,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
                 try:
                     attach_runtime(app, load_runtime(settings))
                     if lane is not None:  # started from the event loop's thread (a fork from there is safe)
-                        loop.call_soon_threadsafe(asyncio.ensure_future, lane.start(app.state.runtime))
+                        loop.call_soon_threadsafe(start_lane, lane, app.state.runtime)
                 except BaseException:
                     # This worker can never become ready: exit, so that its supervisor restarts it (or a rollout
                     # stops) instead of a live process answering 503 forever.

@@ -96,7 +96,7 @@ class ProcessLane:
         self._runtime = runtime
         try:
             await self._launch()
-        except (OSError, TimeoutError, asyncio.IncompleteReadError) as exc:
+        except Exception as exc:  # OSError, TimeoutError, a platform without Unix sockets...
             log.warning("no heavy-lane process (%s: %s): large requests compute in a thread", type(exc).__name__, exc)
             self._stop_child()
             self.fallback = ThreadLane()
@@ -243,6 +243,12 @@ class ProcessLane:
         if self.fallback is not None:
             self.fallback.close()
         if self._writer is not None:
+            # The child reads the end now, not once the loop turns again (uvloop's transport sockets have no
+            # `shutdown`: a duplicate of the descriptor has).
+            with contextlib.suppress(OSError, AttributeError, TypeError):
+                fd = self._writer.get_extra_info("socket").fileno()
+                with socket.socket(fileno=os.dup(fd)) as duplicate:
+                    duplicate.shutdown(socket.SHUT_RDWR)
             self._writer.close()
             self._writer = None
         self._stop_child(grace=1.0)
