@@ -193,8 +193,9 @@ def main() -> int:
     ap.add_argument("--alternations", type=int, default=3,
                     help="calm and attack windows alternated per attack (their samples pooled)")
     ap.add_argument("--rounds", type=int, default=15, help="distinct requests per heavy kind")
-    ap.add_argument("--only", help="run the attacks whose name contains this")
+    ap.add_argument("--only", help="run the attacks whose name contains this (or one of these, comma-separated)")
     ap.add_argument("--costs-only", action="store_true", help="only the cost of heavy requests")
+    ap.add_argument("--no-costs", action="store_true", help="only the attacks")
     ap.add_argument("--env", action="append", default=[], metavar="REMEDY_X=VALUE",
                     help="a setting of the server measured (repeatable), e.g. REMEDY_HEAVY_LANE=thread")
     args = ap.parse_args()
@@ -218,7 +219,7 @@ def main() -> int:
         print(f"{'attack':<36}{'RSS MB':>8}{'growth':>8}{'calm p99':>9}{'p50 ms':>8}{'p99 ms':>8}{'p99/calm':>9}  "
               "result")
         for name, attack in attacks(args.port, args.seconds).items():
-            if args.only and args.only not in name:
+            if args.only and not any(part in name for part in args.only.split(",")):
                 continue
             before = server.rss()
             calm_samples: list[float] = []
@@ -241,6 +242,8 @@ def main() -> int:
         pass
     finally:
         stop_server(server)
+    if args.no_costs:
+        return 0
     server = start_server({"REMEDY_LOG_LEVEL": "error", **env, "REMEDY_RESPONSE_CACHE_BYTES": "0"}, port=args.port)
     try:
         costs(server, args.rounds)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterable
 
 import orjson
 
@@ -51,6 +52,15 @@ def headers_exceed(headers: list[tuple[bytes, bytes]], max_bytes: int, max_count
         if size > max_bytes:
             return True
     return False
+
+
+def header_bytes(headers: Iterable[tuple[bytes, bytes]]) -> int:
+    """The size of a request's header fields, counted as `headers_exceed` counts them (4 bytes each for `: ` and CRLF).
+
+    >>> header_bytes([(b"accept-language", b"es"), (b"host", b"x")])
+    30
+    """
+    return sum(len(name) + len(value) + 4 for name, value in headers)
 
 
 class RequestGuard:
@@ -98,7 +108,8 @@ class RequestGuard:
 class ConcurrencyLimit:
     """At most `max_concurrency` requests in flight in this worker; more get 503 with `Retry-After`.
 
-    A large request (a body or query string over `REMEDY_HEAVY_BYTES`: pasted logs, long configs) is marked to
+    A large request (a body, query string or header fields over `REMEDY_HEAVY_BYTES`: pasted logs, long
+    configs, a 15 KB `Accept-Language` whose answer is distinct every time) is marked to
     compute in the heavy lane (`lane.py`): one line of work beside the event loop, so large requests compute one
     at a time and a normal request never waits for one to end. The work caps bound what
     one costs (~10x a typical request), the lane how much of the worker they take together, whatever the number
@@ -125,7 +136,8 @@ class ConcurrencyLimit:
                          ((b"retry-after", str(RETRY_AFTER_SECONDS).encode()),))
             return
         heavy = self.lane is not None and (scope.get(BODY_SIZE, 0) > self.heavy_bytes
-                                           or len(scope.get("query_string", b"")) > self.heavy_bytes)
+                                           or len(scope.get("query_string", b"")) > self.heavy_bytes
+                                           or header_bytes(scope.get("headers", ())) > self.heavy_bytes)
         if heavy:
             if self.heavy_in_flight >= self.max_heavy:
                 await refuse(scope, send, self.problem, Overloaded(seconds=RETRY_AFTER_SECONDS),

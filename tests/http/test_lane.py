@@ -62,6 +62,21 @@ def test_the_bound_of_a_large_request_is_the_setting(runtime: Runtime, monkeypat
     assert [t.startswith("remedy-heavy") for t in threads] == [False, True]
 
 
+def test_a_request_with_large_headers_computes_in_the_lane(runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """A 15 KB `Accept-Language` costs little to negotiate, but a flood of distinct ones misses the response
+    cache every time: large by its headers, it computes beside the loop as a large body does."""
+    threads = recording(monkeypatch, work, "answer_diagnosis")
+    app = create_app(settings_of(runtime, heavy_lane="thread", response_cache_bytes=0), runtime=runtime)
+    tags = ",".join(f"x{i:05d}" for i in range(1500))  # 10.5 KB of tags no language matches
+    with TestClient(app) as client:
+        short = client.post("/v1/diagnose", json={"query": SMALL}, headers={"Accept-Language": "es"})
+        long = client.post("/v1/diagnose", json={"query": SMALL}, headers={"Accept-Language": "es," + tags})
+    assert short.status_code == long.status_code == 200
+    assert short.json()["steps"] == long.json()["steps"]
+    assert [t.startswith("remedy-heavy") for t in threads] == [False, True]
+
+
 async def post(app: Any, query: str, order: list[str], name: str, answered: threading.Event | None = None
                ) -> tuple[int, list[tuple[bytes, bytes]]]:
     """One POST /v1/diagnose straight to the ASGI app: its status and headers; `name` joins `order` when the
