@@ -74,7 +74,7 @@ class Settings(BaseSettings):
         32, description="Requests a worker computes at once (operations routes aside); more get 503 with Retry-After."
     )
     heavy_bytes: Annotated[int, Field(ge=1024, le=16_777_216)] = Field(
-        8192, description="A request whose body or query string is larger computes in the heavy lane "
+        8192, description="A request whose body, query string or header fields are larger computes in the heavy lane "
         "(`REMEDY_HEAVY_LANE`), one such request at a time, beside the event loop."
     )
     heavy_lane: Literal["process", "thread", "off"] = Field(

@@ -103,6 +103,7 @@ class ProcessLane:
 
     async def _launch(self) -> None:
         parent, child = socket.socketpair()
+        self.started_at = time.monotonic()
         try:
             if self.method == "fork":
                 self.pid = _fork(child, self._runtime)
@@ -111,7 +112,6 @@ class ProcessLane:
                 self.pid = self._proc.pid
         finally:
             child.close()
-        self.started_at = time.monotonic()
         reader, writer = await asyncio.open_unix_connection(sock=parent)
         if self.method != "fork":
             _write(writer, pickle.dumps(self.settings))
@@ -124,7 +124,8 @@ class ProcessLane:
             raise
         self._writer = writer
         self._spawn_task(self._read_answers(reader, writer))
-        log.info("heavy-lane process %d up (%s)", self.pid, self.method)
+        log.info("heavy-lane process %d up (%s, in %.0f ms)", self.pid, self.method,
+                 (time.monotonic() - self.started_at) * 1000)
 
     async def run(self, runtime: Runtime, work: Work) -> dict[str, Any]:
         """The answer of `work`, computed in the child; 503 `overloaded` if it is not up, dies or is late."""
