@@ -7,7 +7,9 @@ asserts nothing.
 Record them, with the machine and the date, in BENCHMARKS.md. Targets: RSS growth < 50 MB per attack, p99 under
 attack within 3x calm, the heaviest accepted request within 10x a typical one.
 
-Attacks (each bounded in connections, bytes and time; only ever to 127.0.0.1), those of the issue first:
+RSS is the worker's and its children's (the heavy lane's process), added. `--env REMEDY_HEAVY_LANE=thread` measures
+another setting. Attacks (each bounded in connections, bytes and time; only ever to 127.0.0.1), the noise floor
+(the calm client against itself) and those of the issue first:
 - 4 MiB `Accept-Language` headers (once kept in the response cache's key), distinct 15 KB ones;
 - distinct config bodies of 250 KB (once 4,200 took a worker to 1.15 GB);
 - queries of 3,333 unique words, and of one 20,000-letter word (the word caches);
@@ -77,6 +79,7 @@ def attacks(port: int, seconds: float) -> dict[str, Callable[[Any], str]]:
         return run
 
     return {
+        "no attack (the noise floor)": idle,
         "4 MiB Accept-Language x 30": repeat(lambda: big_header(port, 4 * 1024 * 1024), 30),
         "200 header fields x 200": repeat(lambda: many_headers(port, 200), 200),
         "distinct 15 KB Accept-Language": flood("/v1/diagnose", accept_language_flood, 2, 3000),
@@ -88,6 +91,12 @@ def attacks(port: int, seconds: float) -> dict[str, Callable[[Any], str]]:
         "100 slow bodies": lambda stop: "statuses " + json.dumps(
             {str(k): v for k, v in sorted(_count(slow_bodies(port, 100, 12.0)).items())}),
     }
+
+
+def idle(stop: Any) -> str:
+    """The noise floor: the attack window with no attack (the machine's own drift between two windows)."""
+    stop.wait(120)
+    return "nothing sent"
 
 
 def _count(values: list[int]) -> dict[int, int]:
@@ -184,11 +193,16 @@ def main() -> int:
     ap.add_argument("--alternations", type=int, default=3,
                     help="calm and attack windows alternated per attack (their samples pooled)")
     ap.add_argument("--rounds", type=int, default=15, help="distinct requests per heavy kind")
-    ap.add_argument("--only", help="run the attacks whose name contains this")
+    ap.add_argument("--only", help="run the attacks whose name contains this (or one of these, comma-separated)")
     ap.add_argument("--costs-only", action="store_true", help="only the cost of heavy requests")
+    ap.add_argument("--no-costs", action="store_true", help="only the attacks")
+    ap.add_argument("--env", action="append", default=[], metavar="REMEDY_X=VALUE",
+                    help="a setting of the server measured (repeatable), e.g. REMEDY_HEAVY_LANE=thread")
     args = ap.parse_args()
+    env = dict(item.split("=", 1) for item in args.env)
     print(f"machine: {os.cpu_count()} cores; python {sys.version.split()[0]}; {time.strftime('%Y-%m-%d %H:%M')}")
-    server = start_server({"REMEDY_LOG_LEVEL": "error"}, port=args.port)
+    print(f"server settings: {env or 'the defaults'}")
+    server = start_server({"REMEDY_LOG_LEVEL": "error", **env}, port=args.port)
     try:
         if args.costs_only:
             raise _Skip
@@ -205,7 +219,7 @@ def main() -> int:
         print(f"{'attack':<36}{'RSS MB':>8}{'growth':>8}{'calm p99':>9}{'p50 ms':>8}{'p99 ms':>8}{'p99/calm':>9}  "
               "result")
         for name, attack in attacks(args.port, args.seconds).items():
-            if args.only and args.only not in name:
+            if args.only and not any(part in name for part in args.only.split(",")):
                 continue
             before = server.rss()
             calm_samples: list[float] = []
@@ -228,7 +242,9 @@ def main() -> int:
         pass
     finally:
         stop_server(server)
-    server = start_server({"REMEDY_LOG_LEVEL": "error", "REMEDY_RESPONSE_CACHE_BYTES": "0"}, port=args.port)
+    if args.no_costs:
+        return 0
+    server = start_server({"REMEDY_LOG_LEVEL": "error", **env, "REMEDY_RESPONSE_CACHE_BYTES": "0"}, port=args.port)
     try:
         costs(server, args.rounds)
     finally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -74,8 +74,17 @@ class Settings(BaseSettings):
         32, description="Requests a worker computes at once (operations routes aside); more get 503 with Retry-After."
     )
     heavy_bytes: Annotated[int, Field(ge=1024, le=16_777_216)] = Field(
-        8192, description="A request whose body or query string is larger computes in the heavy lane: one thread, "
-        "one such request at a time, giving the interpreter back every `REMEDY_SWITCH_INTERVAL`."
+        8192, description="A request whose body, query string or header fields are larger computes in the heavy lane "
+        "(`REMEDY_HEAVY_LANE`), one such request at a time, beside the event loop."
+    )
+    heavy_lane: Literal["process", "thread", "off"] = Field(
+        "process", description="Where large requests compute: `process`, a child process of each worker at a "
+        "lower CPU priority (a thread where no child process can be had); `thread`, a thread of the worker, "
+        "giving the interpreter back every `REMEDY_SWITCH_INTERVAL`; `off`, on the event loop."
+    )
+    heavy_timeout: Annotated[float, Field(gt=0, le=300)] = Field(
+        5.0, description="Seconds a large request may wait and compute in the heavy-lane process; later it gets "
+        "503 with Retry-After and the process is restarted."
     )
     max_heavy: Annotated[int, Field(ge=1, le=10_000)] = Field(
         4, description="Large requests a worker holds at once (computing or waiting in the heavy lane); more get "
@@ -173,6 +182,16 @@ class Settings(BaseSettings):
         if not value.startswith(("http://", "https://")) or "?" in value or "#" in value:
             raise ValueError("public_base_url must be an http:// or https:// address without query or fragment")
         return value.rstrip("/")
+
+    @field_validator("heavy_lane", mode="before")
+    @classmethod
+    def _known_lane(cls, value: object) -> object:
+        choices = ("process", "thread", "off")
+        if isinstance(value, str) and value.strip().lower() in choices:
+            return value.strip().lower()
+        close = difflib.get_close_matches(str(value).lower(), choices, n=1, cutoff=0.3)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise ValueError(f"heavy_lane must be process, thread or off, not {value!r}{hint}")
 
     @field_validator("log_level")
     @classmethod

@@ -43,7 +43,11 @@ def free_port() -> int:
 
 
 def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0.0  # gone
+    for line in lines:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
@@ -59,8 +63,17 @@ class Server:
     def pid(self) -> int:
         return self.proc.pid
 
+    def children(self) -> list[int]:
+        """The worker's child processes (the heavy lane's, with `REMEDY_HEAVY_LANE=process`)."""
+        path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        try:
+            return [int(pid) for pid in path.read_text().split()]
+        except OSError:
+            return []
+
     def rss(self) -> float:
-        return rss_mb(self.proc.pid)
+        """RSS of the worker and of its children, added (pages they share are counted in each: an upper bound)."""
+        return rss_mb(self.proc.pid) + sum(rss_mb(pid) for pid in self.children())
 
     def request(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
                 timeout: float = 10.0) -> tuple[int, dict[str, str], bytes]:

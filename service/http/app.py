@@ -27,7 +27,8 @@ from ..settings import Settings
 from .cache import ResponseCache
 from .contract import install_openapi, operation_id
 from .guards import BodyGuard, ConcurrencyLimit, RequestGuard
-from .lane import HeavyLane
+from .lane import Lane, ThreadLane
+from .lane_process import ProcessLane
 from .logconfig import configure_logging
 from .metrics import Metrics
 from .middleware import RequestContext
@@ -100,7 +101,24 @@ def attach_runtime(app: FastAPI, runtime: Runtime) -> None:
     app.state.ready = True
 
 
-def install_middleware(app: FastAPI, settings: Settings, lane: HeavyLane) -> None:
+def make_lane(settings: Settings) -> Lane | None:
+    """The heavy lane `REMEDY_HEAVY_LANE` asks for (lane.py); None computes large requests on the event loop."""
+    if settings.heavy_lane == "process":
+        return ProcessLane(settings)
+    return ThreadLane() if settings.heavy_lane == "thread" else None
+
+
+_STARTING: set[asyncio.Task[None]] = set()  # lanes being started (the loop keeps only weak references to tasks)
+
+
+def start_lane(lane: Lane, runtime: Runtime) -> None:
+    """Start `lane` in the background, on the running loop."""
+    task = asyncio.ensure_future(lane.start(runtime))
+    _STARTING.add(task)
+    task.add_done_callback(_STARTING.discard)
+
+
+def install_middleware(app: FastAPI, settings: Settings, lane: Lane | None) -> None:
     """The middleware stack, from the innermost (the response cache) out."""
     app.add_middleware(ResponseCache, settings=settings, metrics=app.state.metrics)
     if settings.cors_origins:
@@ -126,18 +144,23 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
     `ContentProblems` before anything is served; `lazy` answers `/healthz` at once, `/readyz` once the
     index is built in the background, and holds other requests until then (503 `not-ready` after 15 s)."""
     settings = settings or (runtime.settings if runtime else Settings())
-    lane = HeavyLane()
+    lane = make_lane(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # The heavy lane yields to the event loop this often (lane.py); no thread but the lane computes.
+        # The thread lane yields to the event loop this often (lane.py); no thread but the lane computes.
         sys.setswitchinterval(settings.switch_interval)
         if lazy:
             drain_on_sigterm(app, settings.shutdown_grace)
-        if lazy and app.state.runtime is None:
+        loop = asyncio.get_running_loop()
+        if lane is not None and app.state.runtime is not None:
+            await lane.start(app.state.runtime)
+        elif lazy and app.state.runtime is None:
             def load() -> None:
                 try:
                     attach_runtime(app, load_runtime(settings))
+                    if lane is not None:  # started from the event loop's thread (a fork from there is safe)
+                        loop.call_soon_threadsafe(start_lane, lane, app.state.runtime)
                 except BaseException:
                     # This worker can never become ready: exit, so that its supervisor restarts it (or a rollout
                     # stops) instead of a live process answering 503 forever.
@@ -152,7 +175,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
         try:
             yield
         finally:
-            lane.close()
+            if lane is not None:
+                lane.close()
 
     app = FastAPI(title="Remedy", version=__version__, description=DESCRIPTION, lifespan=lifespan,
                   docs_url=None, redoc_url=None, generate_unique_id_function=operation_id)
@@ -162,6 +186,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
     app.state.draining = False
     app.state.loading = False
     app.state.runtime = None
+    app.state.lane = lane
     install_handlers(app)
     for module in (diagnose, config, search, content, ops, pages, docs):
         app.include_router(module.router)

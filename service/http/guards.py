@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterable
 
 import orjson
 
 from ..errors import HeadersTooLarge, InvalidUtf8, JsonTooDeep, Overloaded, PayloadTooLarge, RemedyError, RequestTimeout
 from ..settings import Settings
 from .asgi import ASGIApp, Message, ProblemWriter, Receive, Scope, Send
-from .lane import LANE, HeavyLane
+from .lane import LANE, Lane
 
 HEADER_OVERFLOW = "remedy.header_overflow"  # scope key the server protocol sets when it dropped headers
 OPERATIONS = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -51,6 +52,15 @@ def headers_exceed(headers: list[tuple[bytes, bytes]], max_bytes: int, max_count
         if size > max_bytes:
             return True
     return False
+
+
+def header_bytes(headers: Iterable[tuple[bytes, bytes]]) -> int:
+    """The size of a request's header fields, counted as `headers_exceed` counts them (4 bytes each for `: ` and CRLF).
+
+    >>> header_bytes([(b"accept-language", b"es"), (b"host", b"x")])
+    30
+    """
+    return sum(len(name) + len(value) + 4 for name, value in headers)
 
 
 class RequestGuard:
@@ -98,14 +108,15 @@ class RequestGuard:
 class ConcurrencyLimit:
     """At most `max_concurrency` requests in flight in this worker; more get 503 with `Retry-After`.
 
-    A large request (a body or query string over `REMEDY_HEAVY_BYTES`: pasted logs, long configs) is marked to
-    compute in the heavy lane (`lane.HeavyLane`): one thread, so large requests compute one at a time, and
-    preempted every switch interval, so a normal request never waits for one to end. The work caps bound what
+    A large request (a body, query string or header fields over `REMEDY_HEAVY_BYTES`: pasted logs, long
+    configs, a 15 KB `Accept-Language` whose answer is distinct every time) is marked to
+    compute in the heavy lane (`lane.py`): one line of work beside the event loop, so large requests compute one
+    at a time and a normal request never waits for one to end. The work caps bound what
     one costs (~10x a typical request), the lane how much of the worker they take together, whatever the number
     of clients sending them; at most `max_heavy` are held at once (more get 503 with `Retry-After`), so that
     large requests never take the places of normal ones."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, problem: ProblemWriter, lane: HeavyLane | None = None
+    def __init__(self, app: ASGIApp, settings: Settings, problem: ProblemWriter, lane: Lane | None = None
                  ) -> None:
         self.app = app
         self.limit = settings.max_concurrency
@@ -125,7 +136,8 @@ class ConcurrencyLimit:
                          ((b"retry-after", str(RETRY_AFTER_SECONDS).encode()),))
             return
         heavy = self.lane is not None and (scope.get(BODY_SIZE, 0) > self.heavy_bytes
-                                           or len(scope.get("query_string", b"")) > self.heavy_bytes)
+                                           or len(scope.get("query_string", b"")) > self.heavy_bytes
+                                           or header_bytes(scope.get("headers", ())) > self.heavy_bytes)
         if heavy:
             if self.heavy_in_flight >= self.max_heavy:
                 await refuse(scope, send, self.problem, Overloaded(seconds=RETRY_AFTER_SECONDS),

@@ -20,6 +20,7 @@ from ..errors import (
     MalformedJson,
     MethodNotAllowed,
     NotFound,
+    Overloaded,
     PayloadTooLarge,
     RemedyError,
     UnsupportedMediaType,
@@ -87,6 +88,8 @@ def problem_response(request: Request, error: RemedyError, body_lang: str | None
     response = json_response(body, neg, status=error.status, media_type=PROBLEM_JSON)
     if error.status == 405 and "allow" in error.extra:
         response.headers["Allow"] = error.extra.pop("allow")
+    if isinstance(error, Overloaded):  # raised by the heavy lane when its process is down or late
+        response.headers["Retry-After"] = str(error.params["seconds"])
     return response
 
 

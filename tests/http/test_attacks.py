@@ -4,6 +4,7 @@ behaviour, and memory bounds loose enough not to depend on the machine."""
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -100,6 +101,54 @@ def test_sigterm_turns_readiness_off_before_the_listener_closes() -> None:
         # Then a graceful shutdown; uvicorn re-raises the signal it handled once it is done, as a supervisor expects.
         assert s.proc.wait(15) in (0, -signal.SIGTERM)
         assert time.monotonic() - sent >= 1.5
+    finally:
+        stop_server(s)
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_gone(pid: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not alive(pid)
+
+
+LARGE = b'{"query": "CUDA out of memory at step 2. ' + b"the rest of a long pasted log line " * 400 + b'"}'
+
+
+def test_the_heavy_lane_process_lives_through_a_group_sigterm_and_ends_with_the_worker() -> None:
+    """A supervisor's SIGTERM to the whole process group (`timeout`, systemd): the worker drains, its child keeps
+    computing large requests meanwhile, and ends with it."""
+    s = start_server({**LIMITS, "REMEDY_SHUTDOWN_GRACE": "1.5"})
+    try:
+        (child,) = s.children()
+        assert s.request("POST", "/v1/diagnose", LARGE, {"Content-Type": "application/json"})[0] == 200
+        os.killpg(s.pid, signal.SIGTERM)
+        time.sleep(0.3)
+        assert s.request("GET", "/readyz")[0] == 503
+        assert s.request("POST", "/v1/diagnose", LARGE, {"Content-Type": "application/json"})[0] == 200
+        assert alive(child)
+        assert s.proc.wait(15) in (0, -signal.SIGTERM)
+        assert wait_gone(child, 5)
+        assert "Traceback" not in s.log.read_text(errors="replace")  # a clean shutdown, the lane's close included
+    finally:
+        stop_server(s)
+
+
+def test_the_heavy_lane_process_dies_with_a_killed_worker() -> None:
+    s = start_server(LIMITS)
+    try:
+        (child,) = s.children()
+        s.proc.kill()
+        s.proc.wait(10)
+        assert wait_gone(child, 5)
     finally:
         stop_server(s)
 

@@ -1,6 +1,7 @@
-"""The heavy lane (issue 13): a large request computes in a thread of its own, so a normal request is answered
-while it computes; every other request computes on the event loop. Behaviour only; the latencies under a flood
-are measured by bench/attack.py."""
+"""The heavy lane in a thread (issue 13, `REMEDY_HEAVY_LANE=thread`): a large request computes in a thread of its
+own, so a normal request is answered while it computes; every other request computes on the event loop.
+Behaviour only; the latencies under a flood are measured by bench/attack.py. The lane in a process of its own:
+test_lane_process.py."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from remedy.http import work
 from remedy.http.app import create_app
-from remedy.http.routers import config, diagnose
 from remedy.runtime import Runtime
 from tests.http.test_limits import Message, http_scope, run_async, settings_of
 
@@ -37,8 +38,8 @@ def recording(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[s
 
 def test_a_large_request_computes_in_the_lane_and_a_small_one_on_the_loop(
         runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
-    threads = recording(monkeypatch, diagnose, "answer_diagnosis")
-    app = create_app(settings_of(runtime, response_cache_bytes=0), runtime=runtime)
+    threads = recording(monkeypatch, work, "answer_diagnosis")
+    app = create_app(settings_of(runtime, heavy_lane="thread", response_cache_bytes=0), runtime=runtime)
     with TestClient(app) as client:
         small = client.post("/v1/diagnose", json={"query": SMALL})
         large = client.post("/v1/diagnose", json={"query": LARGE})
@@ -49,14 +50,30 @@ def test_a_large_request_computes_in_the_lane_and_a_small_one_on_the_loop(
 
 
 def test_the_bound_of_a_large_request_is_the_setting(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
-    threads = recording(monkeypatch, config, "answer_config_check")
-    app = create_app(settings_of(runtime, response_cache_bytes=0, heavy_bytes=1024), runtime=runtime)
+    threads = recording(monkeypatch, work, "answer_config_check")
+    app = create_app(settings_of(runtime, heavy_lane="thread", response_cache_bytes=0, heavy_bytes=1024),
+                     runtime=runtime)
     yaml_text = "job: train\nconfig:\n  process:\n  - train: {batch_size: 2}\n"
     with TestClient(app) as client:
         short = client.post("/v1/config/check", json={"config_yaml": yaml_text})
         long = client.post("/v1/config/check", json={"config_yaml": yaml_text + "#" + "x" * 2000 + "\n"})
     assert short.status_code == long.status_code == 200
     assert short.json()["context"] == long.json()["context"]
+    assert [t.startswith("remedy-heavy") for t in threads] == [False, True]
+
+
+def test_a_request_with_large_headers_computes_in_the_lane(runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """A 15 KB `Accept-Language` costs little to negotiate, but a flood of distinct ones misses the response
+    cache every time: large by its headers, it computes beside the loop as a large body does."""
+    threads = recording(monkeypatch, work, "answer_diagnosis")
+    app = create_app(settings_of(runtime, heavy_lane="thread", response_cache_bytes=0), runtime=runtime)
+    tags = ",".join(f"x{i:05d}" for i in range(1500))  # 10.5 KB of tags no language matches
+    with TestClient(app) as client:
+        short = client.post("/v1/diagnose", json={"query": SMALL}, headers={"Accept-Language": "es"})
+        long = client.post("/v1/diagnose", json={"query": SMALL}, headers={"Accept-Language": "es," + tags})
+    assert short.status_code == long.status_code == 200
+    assert short.json()["steps"] == long.json()["steps"]
     assert [t.startswith("remedy-heavy") for t in threads] == [False, True]
 
 
@@ -89,14 +106,14 @@ async def post(app: Any, query: str, order: list[str], name: str, answered: thre
 
 def blocking_large_answers(monkeypatch: pytest.MonkeyPatch, until: threading.Event) -> None:
     """A large query's answer waits for `until` (at most 10 s) before it is computed."""
-    real = diagnose.answer_diagnosis
+    real = work.answer_diagnosis
 
     def answer(*args: Any, **kwargs: Any) -> Any:
         if kwargs.get("query") == LARGE:
             assert until.wait(10), "the large request was held past the end of the test"
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(diagnose, "answer_diagnosis", answer)
+    monkeypatch.setattr(work, "answer_diagnosis", answer)
 
 
 def test_a_normal_request_is_answered_while_a_large_one_computes(
@@ -105,7 +122,7 @@ def test_a_normal_request_is_answered_while_a_large_one_computes(
     block it (and this test would fail at the timeout); in the lane the normal one goes through."""
     normal_answered = threading.Event()
     blocking_large_answers(monkeypatch, normal_answered)
-    app = create_app(settings_of(runtime, response_cache_bytes=0), runtime=runtime)
+    app = create_app(settings_of(runtime, heavy_lane="thread", response_cache_bytes=0), runtime=runtime)
     order: list[str] = []
 
     async def scenario() -> list[int]:
@@ -122,7 +139,7 @@ def test_large_requests_past_their_limit_get_503_and_normal_ones_still_go_throug
         runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> None:
     release = threading.Event()
     blocking_large_answers(monkeypatch, release)
-    app = create_app(settings_of(runtime, response_cache_bytes=0, max_heavy=1), runtime=runtime)
+    app = create_app(settings_of(runtime, heavy_lane="thread", response_cache_bytes=0, max_heavy=1), runtime=runtime)
     order: list[str] = []
 
     async def scenario() -> list[tuple[int, list[tuple[bytes, bytes]]]]:
@@ -142,14 +159,14 @@ def test_large_requests_past_their_limit_get_503_and_normal_ones_still_go_throug
 def test_the_app_sets_the_switch_interval_while_it_serves(runtime: Runtime) -> None:
     before = sys.getswitchinterval()
     try:
-        with TestClient(create_app(settings_of(runtime, switch_interval=0.0007), runtime=runtime)):
+        with TestClient(create_app(settings_of(runtime, heavy_lane="thread", switch_interval=0.0007), runtime=runtime)):
             assert sys.getswitchinterval() == pytest.approx(0.0007)
     finally:
         sys.setswitchinterval(before)
 
 
 def test_the_lane_trims_the_c_heap_after_a_large_request(runtime: Runtime) -> None:
-    app = create_app(settings_of(runtime, response_cache_bytes=0), runtime=runtime)
+    app = create_app(settings_of(runtime, heavy_lane="thread", response_cache_bytes=0), runtime=runtime)
     trims: list[str] = []
     with TestClient(app) as client:
         lane = next(m.kwargs["lane"] for m in app.user_middleware if "lane" in m.kwargs)

@@ -51,12 +51,12 @@ def test_brackets_inside_strings_do_not_count(client: TestClient) -> None:
 def test_unexpected_exception_is_a_500_problem_without_internals(
     runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from remedy.http.routers import diagnose
+    from remedy.http import work
 
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(diagnose, "answer_diagnosis", boom)
+    monkeypatch.setattr(work, "answer_diagnosis", boom)
     with TestClient(create_app(runtime=runtime), raise_server_exceptions=False) as c:
         r = c.post("/v1/diagnose", json={"symptom": "oom-general"}, headers={"X-Request-ID": "abc-123"})
     assert r.status_code == 500 and r.json()["code"] == "internal-error"

@@ -7,11 +7,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from ...answers import answer_config_check
 from .. import schemas
 from ..deps import RuntimeDep
 from ..lane import compute
 from ..responses import json_response
+from ..work import Work
 
 router = APIRouter(prefix="/v1", tags=["config"])
 
@@ -37,6 +37,6 @@ async def check_config(body: schemas.ConfigCheckRequest, request: Request, runti
     neg = runtime.catalogs.negotiate(body.lang or request.query_params.get("lang"),
                                      request.headers.get("accept-language"))
     request.state.lang = neg.lang
-    answer = await compute(request, lambda: answer_config_check(runtime.index, runtime.catalogs, neg,
-                                                                 config=body.config, config_yaml=body.config_yaml))
+    answer = await compute(request, Work("config-check", neg, {"config": body.config,
+                                                                "config_yaml": body.config_yaml}))
     return json_response(answer, neg)

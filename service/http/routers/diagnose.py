@@ -7,11 +7,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from ...answers import answer_diagnosis
 from .. import schemas
-from ..deps import RuntimeDep, thresholds_of
+from ..deps import RuntimeDep
 from ..lane import compute
 from ..responses import json_response
+from ..work import Work
 
 router = APIRouter(prefix="/v1", tags=["diagnose"])
 
@@ -38,13 +38,9 @@ async def diagnose(body: schemas.DiagnoseRequest, request: Request, runtime: Run
     neg = runtime.catalogs.negotiate(body.lang or request.query_params.get("lang"),
                                      request.headers.get("accept-language"))
     request.state.lang = neg.lang
-    answer = await compute(request, lambda: answer_diagnosis(
-        runtime.index, runtime.catalogs, neg,
-        symptom=body.symptom, context=body.context, query=body.query,
-        config=body.config, config_yaml=body.config_yaml, thresholds=thresholds_of(runtime),
-        caches=runtime.caches,
-        limits=runtime.limits,
-    ))
+    answer = await compute(request, Work("diagnose", neg, {
+        "symptom": body.symptom, "context": body.context, "query": body.query, "config": body.config,
+        "config_yaml": body.config_yaml}))
     if body.query is not None and not body.symptom:
         request.app.state.metrics.count_match(request.scope, "diagnose", neg.lang, answer["match"])
     return json_response(answer, neg)

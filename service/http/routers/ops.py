@@ -34,10 +34,13 @@ async def metrics(request: Request) -> Response:
 
 @router.get("/readyz", response_model=schemas.Ready, responses={503: {"model": schemas.Ready}})
 async def readyz(request: Request) -> Response:
-    """Readiness: true once the knowledge index is built and every answer is rendered; false again from
-    SIGTERM on (for `REMEDY_SHUTDOWN_GRACE` seconds the worker still serves, then it stops listening)."""
+    """Readiness: true once the knowledge index is built, every answer is rendered and the heavy lane is up
+    (its process, with `REMEDY_HEAVY_LANE=process`); false while that process restarts, and from SIGTERM on
+    (for `REMEDY_SHUTDOWN_GRACE` seconds the worker still serves, then it stops listening)."""
     runtime = getattr(request.app.state, "runtime", None)
     state = request.app.state
-    ready = bool(getattr(state, "ready", False)) and runtime is not None and not getattr(state, "draining", False)
+    lane = getattr(state, "lane", None)
+    ready = (bool(getattr(state, "ready", False)) and runtime is not None and not getattr(state, "draining", False)
+             and (lane is None or lane.ready))
     body = {"ready": ready, "knowledge_revision": runtime.index.revision if runtime else None}
     return Response(dumps(body), status_code=200 if ready else 503, media_type="application/json")

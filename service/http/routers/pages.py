@@ -9,14 +9,14 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request
 from starlette.responses import RedirectResponse, Response
 
-from ...answers import answer_diagnosis
 from ...catalogs import Negotiated
 from ...content.context import Context
 from ...errors import NotFound, NotReady, RemedyError, UnknownGuide
 from ...rendering.pages import GUIDE_ID, LINK_QUERY_CHARS, Pages
-from ..deps import RuntimeDep, thresholds_of
+from ..deps import RuntimeDep
 from ..lane import compute
 from ..responses import etag_matches, strong_etag
+from ..work import Work
 
 router = APIRouter(tags=["help pages"])
 
@@ -117,11 +117,8 @@ async def troubleshoot_page(
     answer = None
     if not errors and (q.strip() or symptom):
         try:
-            answer = await compute(request, lambda: answer_diagnosis(
-                runtime.index, runtime.catalogs, Negotiated(resolved, None, None),
-                symptom=symptom or None, query=q if q.strip() else None, context=context,
-                thresholds=thresholds_of(runtime), caches=runtime.caches, limits=runtime.limits,
-            ))
+            answer = await compute(request, Work("diagnose", Negotiated(resolved, None, None), {
+                "symptom": symptom or None, "query": q if q.strip() else None, "context": context}))
         except RemedyError:
             errors["q"] = t("Unknown value.")
     # The language switcher keeps the form; a long free text (a pasted log) is not copied into its six links.

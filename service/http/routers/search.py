@@ -7,11 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from ...answers import answer_search
 from .. import schemas
-from ..deps import LangDep, RuntimeDep, thresholds_of
+from ..deps import LangDep, RuntimeDep
 from ..lane import compute
 from ..responses import json_response
+from ..work import Work
 
 router = APIRouter(prefix="/v1", tags=["search"])
 
@@ -33,8 +33,6 @@ async def search(
     Titles and snippets come in the negotiated language, each hit with a link to its help page. `match` is
     `none` (and `hits` empty) when nothing is relevant, so a caller can hand off honestly.
     """
-    answer = await compute(request, lambda: answer_search(runtime.index, runtime.catalogs, neg, q, limit,
-                                                           thresholds_of(runtime), caches=runtime.caches,
-                                                           limits=runtime.limits))
+    answer = await compute(request, Work("search", neg, {"query": q, "limit": limit}))
     request.app.state.metrics.count_match(request.scope, "search", neg.lang, answer["match"])
     return json_response(answer, neg)
