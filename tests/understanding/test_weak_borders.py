@@ -106,3 +106,30 @@ def test_their_method_beside_the_users_own_weak_lora_stays_weak(index: Index, la
     u = understand(index.matcher, text, lang)
     assert "their_method" in u.concepts and "own_lora" in u.concepts
     assert _symptom(u) == "weak-samples"
+
+
+# --- 5. the subject missing from the output: a weak result; a LoRA missing from a list is not -------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "after training, the result doesn't show my character at all"),
+    ("es", "después de entrenar, el resultado no muestra a la chica"),
+    ("pt", "depois de treinar, o resultado não mostra o personagem"),
+    ("fr", "après l'entraînement, le résultat ne montre pas le personnage"),
+    ("de", "nach dem Training zeigt das Ergebnis nicht den Charakter"),
+    ("ko", "로라 학습하고 결과물을 뽑아봤는데 캐릭터가 안 나와요"),
+])
+def test_the_subject_not_shown_is_weak_samples(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "not_shown" in u.concepts and "weak" in u.concepts
+    assert _symptom(u) == "weak-samples"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the lora doesn't show up in the list after training"),
+    ("fr", "le lora n'apparaît pas dans la liste"),
+    ("de", "die LoRA taucht nicht auf in der Liste"),
+])
+def test_a_lora_missing_from_a_list_is_no_weak_result(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "weak" not in u.concepts
+    assert _symptom(u) != "weak-samples"
