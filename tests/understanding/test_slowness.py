@@ -132,3 +132,23 @@ def test_slow_although_the_vram_is_full_is_slow_training(index: Index, lang: str
 ])
 def test_an_oom_told_with_a_concession_stays_an_oom(index: Index, lang: str, text: str) -> None:
     assert (_symptom(understand(index.matcher, text, lang)) or "").startswith("oom-")
+
+
+# --- 6. a wait while caching: not the training's steps ----------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "caching the latents is so slow, it takes forever"),
+    ("es", "el cacheo de latentes va lentísimo, tarda muchísimo"),
+    ("pt", "o cache dos latentes tá muito lento, demora demais"),
+    ("fr", "la mise en cache des latents est super lente"),
+    ("de", "das Cachen der Latents ist extrem langsam"),
+    ("ko", "latent 캐싱이 너무 느려요"),
+])
+def test_a_slow_caching_is_a_phase_wait(client: TestClient, index: Index, lang: str, text: str) -> None:
+    assert "phase_wait" in understand(index.matcher, text, lang).concepts
+    _answers_nothing(client, lang, text)
+
+
+def test_a_slow_training_told_after_caching_stays_slow_training(index: Index) -> None:
+    u = understand(index.matcher, "caching is done, but the training is really slow, 30 s/it", "en")
+    assert _symptom(u) == "slow-training"
