@@ -105,6 +105,18 @@ def test_a_run_that_does_not_progress_has_no_answer(client: TestClient, index: I
     _answers_nothing(client, lang, text)
 
 
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "almost no progress after two hours of training, it's so slow"),
+    ("es", "el entrenamiento va lentísimo, casi no avanza"),
+    ("pt", "o treino quase não avança, tá lento demais"),
+    ("fr", "l'entraînement n'avance presque pas, c'est super lent"),
+    ("de", "das Training kommt kaum voran, total langsam"),
+    ("ko", "학습이 거의 진행이 안 돼요, 너무 느려요"),
+])
+def test_a_run_that_almost_does_not_progress_is_slow_training(index: Index, lang: str, text: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == "slow-training"
+
+
 def test_an_oom_told_beside_a_stuck_run_is_answered(index: Index) -> None:
     u = understand(index.matcher, "it does not progress past step 12, then CUDA out of memory", "en")
     assert (_symptom(u) or "").startswith("oom-")
