@@ -85,6 +85,32 @@ _BAR_OTHER: Final = frozenset(
     }
 )
 
+# A tqdm update pasted without its bar ("2.2.0 with dropout: 1321/2500 [17:22<15:30,  1.27it/s, avr_loss=0.107]"): the
+# count, then tqdm's bracket of elapsed<remaining time.
+_CUT_BAR = re.compile(r"(?m)^([^\n%|\[]*?)(\d{1,9})/(\d{1,9})[ \t]*(\[\d{1,3}:\d{2}(?::\d{2})?<[^\n\]]*\][ \t]*)$")
+
+
+def restore_cut_bars(text: str) -> str:
+    r"""The text with each tqdm update whose bar was cut away written back as the bar it was (its percent restored),
+    so that it is read like any other progress bar.
+
+    >>> restore_cut_bars("with dropout: 1321/2500 [17:22<15:30,  1.27it/s]")
+    'with dropout: 52%|| 1321/2500 [17:22<15:30,  1.27it/s]'
+    >>> restore_cut_bars("batch 3/8 [fine]")
+    'batch 3/8 [fine]'
+    """
+    if "<" not in text or "/" not in text:
+        return text
+    return _CUT_BAR.sub(_restored, text)
+
+
+def _restored(m: re.Match[str]) -> str:
+    step, total = int(m.group(2)), int(m.group(3))
+    if total == 0 or step > total:
+        return m.group(0)
+    return f"{m.group(1)}{step * 100 // total}%|| {step}/{total} {m.group(4)}"
+
+
 def split_bars(text: str) -> tuple[str, list[Run]]:
     """The text between the progress bars (every other line), and the bar runs in text order. One scanning
     loop over the text on purpose: it is the hot path of a long log (bounded work on odd input included)."""

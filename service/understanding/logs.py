@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .log_bars import BARE, FAIL, PHASE, TRAIN, read_bar, split_bars
+from .log_bars import BARE, FAIL, PHASE, TRAIN, read_bar, restore_cut_bars, split_bars
 from .log_figures import read_figures
 from .log_rules import ANCHORS, GPU_OOM, OTHER_FAILURE, READS
 from .log_text import Gated
@@ -112,7 +112,7 @@ def _normalise(text: str) -> str:
         text = _ANSI.sub("", text)
     if "\r" in text:
         text = text.replace("\r", "\n")  # tqdm updates and CRLF alike (a blank line changes nothing)
-    return text
+    return restore_cut_bars(text)
 
 
 _Key = tuple[int, int, int]  # (position in the non-bar text, 0 = bar run before it / 1 = in it, sequence)
