@@ -265,6 +265,9 @@ class Intents(Frozen):
     whole_phrases: tuple[Key, ...] = ()
     # A search hit needs one of these (a subject the guide is about): a model or trainer name alone is none.
     search_needs: tuple[Key, ...] = ()
+    # Of those, the ones that say only where or how a thing is set ("where do I set that in the panel?"): they ground
+    # a hit only when the text names no other subject, else the hit rests on the subject named.
+    search_generic: tuple[Key, ...] = ()
     targets: dict[Id, Intent]
 
 
