@@ -133,7 +133,7 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for tid, intent in content.intents.targets.items():
         yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)
         refs = [*intent.require, *(c for g in intent.require_any for c in g), *intent.forbid, *intent.weights,
-                *intent.about]
+                *intent.about, *intent.rests_on]
         for ref in refs:
             yield from missing(f, f"targets.{tid}", ref, names, "concept or feature")
     for i, imp in enumerate(content.intents.implies):

@@ -229,6 +229,9 @@ class Intent(Frozen):
     # The subjects of the guide a search hit on this target may rest on, besides those its requirements and
     # positive weights name (`search_needs`): "why does VRAM spike when I turn GC off" is about `why-sudden-oom`.
     about: tuple[Key, ...] = ()
+    # When set, the only subjects a search hit on this target rests on: "does GC hurt quality?" answers a text
+    # about GC, not every text that says the LoRA looks bad.
+    rests_on: tuple[Key, ...] = ()
 
 
 class Outside(Frozen):

@@ -98,3 +98,34 @@ def test_where_alone_keeps_the_section_on_where_to_change(client: TestClient, la
 def test_to_do_is_a_list_only_as_a_list(client: TestClient, lang: str, text: str, checklist: bool) -> None:
     # "to-do" reads as the words "to do": only "to-do list" (and "todo") names a checklist.
     assert ("checklist" in _ids(_search(client, lang, text))) is checklist
+
+
+# --- an entry about GC and quality rests on GC (`rests_on`) ------------------------------------------------------
+
+_GC_ENTRIES = {"faq-gc-hurts-quality", "what-gc-off-is-not"}
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the quality of my LoRA is bad, the samples look blurry"),
+    ("es", "la calidad de mi LoRA es mala, las muestras se ven borrosas"),
+    ("pt", "a qualidade da minha LoRA está ruim, as amostras ficam borradas"),
+    ("fr", "la qualité de ma LoRA est mauvaise, les samples sont flous"),
+    ("de", "die Qualität meiner LoRA ist schlecht, die Samples sind verschwommen"),
+    ("ko", "로라 품질이 안 좋아요, 샘플이 흐릿하게 나와요"),
+])
+def test_a_weak_result_without_gc_reaches_no_entry_about_gc(client: TestClient, lang: str, text: str) -> None:
+    ids = _ids(_search(client, lang, text))
+    assert ids[:1] == ["weak-samples"]
+    assert _GC_ENTRIES.isdisjoint(ids)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "does gradient checkpointing make the quality of my LoRA worse?"),
+    ("es", "¿el gradient checkpointing empeora la calidad de mi LoRA?"),
+    ("pt", "o gradient checkpointing piora a qualidade da minha LoRA?"),
+    ("fr", "est-ce que le gradient checkpointing dégrade la qualité de ma LoRA ?"),
+    ("de", "verschlechtert Gradient Checkpointing die Qualität meiner LoRA?"),
+    ("ko", "gradient checkpointing 켜면 로라 품질이 나빠지나요?"),
+])
+def test_the_same_worry_about_gc_keeps_the_faq(client: TestClient, lang: str, text: str) -> None:
+    assert _ids(_search(client, lang, text))[:1] == ["faq-gc-hurts-quality"]
