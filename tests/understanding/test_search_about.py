@@ -129,3 +129,31 @@ def test_a_weak_result_without_gc_reaches_no_entry_about_gc(client: TestClient, 
 ])
 def test_the_same_worry_about_gc_keeps_the_faq(client: TestClient, lang: str, text: str) -> None:
     assert _ids(_search(client, lang, text))[:1] == ["faq-gc-hurts-quality"]
+
+
+# --- "the base model" is the model trained on, not the families of the risk table ---------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my LoRA samples look nothing like my character, they look like the base model"),
+    ("es", "las muestras de mi LoRA no se parecen a mi personaje, se ven como el modelo base"),
+    ("pt", "as amostras da minha LoRA não parecem meu personagem, parecem o modelo base"),
+    ("fr", "les samples de ma LoRA ne ressemblent pas à mon perso, on dirait le modèle de base"),
+    ("de", "die Samples meiner LoRA sehen meinem Charakter nicht ähnlich, eher wie das Basismodell"),
+    ("ko", "로라 샘플이 제 캐릭터랑 안 닮았고 그냥 베이스 모델처럼 나와요"),
+])
+def test_the_base_model_is_no_risk_table(client: TestClient, lang: str, text: str) -> None:
+    ids = _ids(_search(client, lang, text))
+    assert ids[:1] == ["weak-samples"]
+    assert "risk-table" not in ids
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "which model families are risky with GC off?"),
+    ("es", "¿qué modelos son riesgosos con el GC apagado?"),
+    ("pt", "quais modelos são arriscados com o GC desligado?"),
+    ("fr", "quelles familles de modèles sont risquées avec le GC coupé ?"),
+    ("de", "welche Modellfamilien sind mit GC aus riskant?"),
+    ("ko", "GC 끄면 어떤 모델이 위험해요?"),
+])
+def test_a_question_on_the_families_keeps_the_risk_table(client: TestClient, lang: str, text: str) -> None:
+    assert _ids(_search(client, lang, text))[:1] == ["risk-table"]
