@@ -331,7 +331,16 @@ def answer_search(
         # "off", "first") is no hit, however many subjects the rest of the text names.
         # A name implied from a subject is a subject too ("unsure" and "gc" make `unsure_gc`).
         grounds = index.matcher.grounds
-        ranked = [s for s in ranked if _grounded(grounds[s.id], present)]
+        # "Where do I set it" is a subject only when nothing else is named: "what values do I set here for my
+        # buckets?" is about buckets, not about where GC is changed.
+        generic = index.content.intents.search_generic
+        named = present.intersection(needs)
+        subjects = present if named.issubset(generic) else present.difference(generic)
+        ranked = [s for s in ranked if _grounded(grounds[s.id], subjects)]
+    if not any(s.kind == "symptom" for s in ranked):
+        # A step is a remedy for a problem: with no problem told that a symptom answers (diagnose finds none), a
+        # setting the text names is the run's context, not its subject ("145 frames, the computer reboots").
+        ranked = [s for s in ranked if s.kind != "step"]
     best = ranked[0].score if ranked else 0.0
     second = ranked[1].score if len(ranked) > 1 else 0.0
     match, _ = outcome(best, second, thresholds.confident, thresholds.minimum)

@@ -133,7 +133,7 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for tid, intent in content.intents.targets.items():
         yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)
         refs = [*intent.require, *(c for g in intent.require_any for c in g), *intent.forbid, *intent.weights,
-                *intent.about]
+                *intent.about, *intent.rests_on]
         for ref in refs:
             yield from missing(f, f"targets.{tid}", ref, names, "concept or feature")
     for i, imp in enumerate(content.intents.implies):
@@ -143,6 +143,8 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
         yield from missing(f, f"domain.{i}", ref, names, "concept or feature")
     for i, ref in enumerate(content.intents.search_needs):
         yield from missing(f, f"search_needs.{i}", ref, names, "concept or feature")
+    for i, ref in enumerate(content.intents.search_generic):
+        yield from missing(f, f"search_generic.{i}", ref, set(content.intents.search_needs), "search_needs subject")
     for i, ref in enumerate(content.intents.whole_phrases):
         yield from missing(f, f"whole_phrases.{i}", ref, names, "concept")
     for i, outside in enumerate(content.intents.outside):

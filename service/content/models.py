@@ -229,6 +229,9 @@ class Intent(Frozen):
     # The subjects of the guide a search hit on this target may rest on, besides those its requirements and
     # positive weights name (`search_needs`): "why does VRAM spike when I turn GC off" is about `why-sudden-oom`.
     about: tuple[Key, ...] = ()
+    # When set, the only subjects a search hit on this target rests on: "does GC hurt quality?" answers a text
+    # about GC, not every text that says the LoRA looks bad.
+    rests_on: tuple[Key, ...] = ()
 
 
 class Outside(Frozen):
@@ -265,6 +268,9 @@ class Intents(Frozen):
     whole_phrases: tuple[Key, ...] = ()
     # A search hit needs one of these (a subject the guide is about): a model or trainer name alone is none.
     search_needs: tuple[Key, ...] = ()
+    # Of those, the ones that say only where or how a thing is set ("where do I set that in the panel?"): they ground
+    # a hit only when the text names no other subject, else the hit rests on the subject named.
+    search_generic: tuple[Key, ...] = ()
     targets: dict[Id, Intent]
 
 

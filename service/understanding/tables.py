@@ -24,15 +24,18 @@ def requirers(targets: tuple[Target, ...]) -> dict[str, tuple[int, ...]]:
 
 def grounds(content: Content, targets: tuple[Target, ...]) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
     """Per target, what a search hit on it must rest on (`answers.answer_search`): the subjects of the guide
-    (`search_needs`, and the names implied from them) it asks for, weighs positively or is `about`; and those plus
-    the names implied from its own ("where" and "config" make `where_in_job`). A text grounds a hit when the first
-    set is empty (an entry about the whole guide) or it names one of the second."""
+    (`search_needs`, and the names implied from them) it asks for, weighs positively or is `about` (only its
+    `rests_on`, when it has one); and those plus the names implied from its own ("where" and "config" make
+    `where_in_job`). A text grounds a hit when the first set is empty (an entry about the whole guide) or it names
+    one of the second."""
     needs = set(content.intents.search_needs)
     implies = content.intents.implies
     subjects = needs.union(imp.then for imp in implies if not needs.isdisjoint(imp.all))
     out: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
     for target in targets:
         own = set(target.require).union(*target.groups, (n for n, w in target.weights if w > 0), target.intent.about)
+        if target.intent.rests_on:
+            own = set(target.intent.rests_on)
         implied = {imp.then for imp in implies if not own.isdisjoint(imp.all)}
         out[target.id] = (frozenset(own & subjects), frozenset((own | implied) & subjects))
     return out
