@@ -428,3 +428,27 @@ def test_a_support_request_with_settings_beside_it_is_none(client: TestClient, l
 ])
 def test_an_oom_beside_a_support_word_is_an_oom(client: TestClient, lang: str, text: str) -> None:
     assert _diagnose(client, lang, text) in ("oom-early-steps", "oom-general")
+
+
+# --- where a setting is changed in the job's panel (session 5): a UI place is a wait only when slowness is told -----
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "where do I change that in the dashboard of the training job?"),
+    ("es", "¿dónde cambio eso en el panel del entrenamiento?"),
+    ("pt", "onde eu mudo isso no painel do treino?"),
+    ("fr", "où je change ça dans le tableau de bord de l'entraînement ?"),
+    ("de", "wo stell ich das im Dashboard vom Training um?"),
+    ("ko", "학습 대시보드에서 그거 어디서 바꿔요?"),
+])
+def test_where_in_the_jobs_panel_is_the_where_to_change_section(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert u.ranked and u.ranked[0].id == "where-to-change"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the dashboard is so laggy today"),
+    ("es", "el panel va lentísimo hoy, la web no carga"),
+    ("de", "das Dashboard laggt heute extrem"),
+])
+def test_a_slow_panel_alone_stays_outside(index: Index, lang: str, text: str) -> None:
+    assert not understand(index.matcher, text, lang).ranked
