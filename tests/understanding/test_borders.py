@@ -9,11 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
-from remedy.understanding.matcher import Understanding, understand
-
-
-def _symptom(u: Understanding) -> str | None:
-    return next((s.id for s in u.ranked if s.kind == "symptom"), None)
+from remedy.understanding.matcher import understand
+from tests.understanding.probes import first_symptom as _symptom
 
 
 def _diagnose(client: TestClient, lang: str, text: str) -> str | None:

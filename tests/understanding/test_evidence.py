@@ -7,13 +7,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
-from remedy.understanding.matcher import Understanding, understand
+from remedy.understanding.matcher import understand
 from remedy.understanding.pasted import read_settings
-
-
-def _symptom(u: Understanding) -> str | None:
-    return next((s.id for s in u.ranked if s.kind == "symptom"), None)
-
+from tests.understanding.probes import first_symptom as _symptom
 
 # --- 1. memory evidence --------------------------------------------------------------------------------------
 

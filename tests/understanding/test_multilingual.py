@@ -11,12 +11,7 @@ from remedy.index.build import Index
 from remedy.understanding.analysis import join_particles, normalize, split_tokens
 from remedy.understanding.lexicon import size_width
 from remedy.understanding.matcher import understand
-
-
-def _top_symptom(index: Index, text: str, lang: str) -> str | None:
-    ranked = [s for s in understand(index.matcher, text, lang).ranked if s.kind == "symptom"]
-    return ranked[0].id if ranked else None
-
+from tests.understanding.probes import top_symptom as _top_symptom
 
 # --- 1. separable verbs and on/off words -----------------------------------------------------------------------
 

@@ -9,12 +9,8 @@ from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
 from remedy.understanding.lexicon import size_width
-from remedy.understanding.matcher import Understanding, understand
-
-
-def _symptom(u: Understanding) -> str | None:
-    return next((s.id for s in u.ranked if s.kind == "symptom"), None)
-
+from remedy.understanding.matcher import understand
+from tests.understanding.probes import first_symptom as _symptom
 
 # --- 1. weak results told by their outcome -------------------------------------------------------------------
 

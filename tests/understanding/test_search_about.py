@@ -9,10 +9,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-
-def _search(client: TestClient, lang: str, text: str) -> dict[str, object]:
-    answer: dict[str, object] = client.get("/v1/search", params={"q": text, "lang": lang}).json()
-    return answer
+from tests.understanding.probes import search as _search
 
 
 def _ids(answer: dict[str, object]) -> list[str]:

@@ -10,11 +10,7 @@ from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
 from remedy.understanding.matcher import understand
-
-
-def _search(client: TestClient, lang: str, text: str) -> dict[str, object]:
-    answer: dict[str, object] = client.get("/v1/search", params={"q": text, "lang": lang}).json()
-    return answer
+from tests.understanding.probes import search as _search
 
 
 @pytest.mark.parametrize(("lang", "text"), [

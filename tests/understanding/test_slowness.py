@@ -12,11 +12,8 @@ from fastapi.testclient import TestClient
 from remedy.index.build import Index
 from remedy.understanding.log_bars import restore_cut_bars
 from remedy.understanding.logs import read_log
-from remedy.understanding.matcher import Understanding, understand
-
-
-def _symptom(u: Understanding) -> str | None:
-    return next((s.id for s in u.ranked if s.kind == "symptom"), None)
+from remedy.understanding.matcher import understand
+from tests.understanding.probes import first_symptom as _symptom
 
 
 def _answers_nothing(client: TestClient, lang: str, text: str) -> None:

@@ -8,13 +8,9 @@ import pytest
 from remedy.index.build import Index
 from remedy.understanding.logs import read_log
 from remedy.understanding.matcher import understand
+from tests.understanding.probes import top_symptom as _top_symptom
 
 OOM_LINE = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
-
-
-def _top_symptom(index: Index, text: str, lang: str) -> str | None:
-    u = understand(index.matcher, text, lang)
-    return next((s.id for s in u.ranked if s.kind == "symptom"), None)
 
 
 # --- a bucket spike needs spike evidence ----------------------------------------------------------------

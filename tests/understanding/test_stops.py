@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from remedy.index.build import Index
 from remedy.understanding.matcher import understand
 from remedy.understanding.prose import prose_of
+from tests.understanding.probes import top_symptom as _top_symptom
 
 OOMS = ("oom", "crash_oom")
 
@@ -17,11 +18,6 @@ OOMS = ("oom", "crash_oom")
 def _diagnose(client: TestClient, text: str, lang: str) -> dict[str, object]:
     answer: dict[str, object] = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
     return answer
-
-
-def _top_symptom(index: Index, text: str, lang: str) -> str | None:
-    ranked = [s for s in understand(index.matcher, text, lang).ranked if s.kind == "symptom"]
-    return ranked[0].id if ranked else None
 
 
 @pytest.mark.parametrize(("lang", "text"), [

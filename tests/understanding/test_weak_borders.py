@@ -8,12 +8,8 @@ from __future__ import annotations
 import pytest
 
 from remedy.index.build import Index
-from remedy.understanding.matcher import Understanding, understand
-
-
-def _symptom(u: Understanding) -> str | None:
-    return next((s.id for s in u.ranked if s.kind == "symptom"), None)
-
+from remedy.understanding.matcher import understand
+from tests.understanding.probes import first_symptom as _symptom
 
 # --- 1. far from the likeness or from the wanted output: a weak result ----------------------------------------
 
