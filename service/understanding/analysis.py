@@ -1,4 +1,4 @@
-"""Text analysis shared by queries and knowledge: tokens, stems, Hangul, numbers, typos.
+"""Text analysis shared by queries and knowledge: tokens, stems, Hangul, numbers (typos: `typos`).
 
 Everything language-specific comes from data: each language's profile (`knowledge/text/<lang>/profile.yaml`,
 compiled by `profiles`) and vocabulary. An `Analyzer` is built once at start-up and is read-only after: what it
@@ -15,14 +15,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from rapidfuzz.distance import OSA
-from rapidfuzz.process import extractOne
-
 from .caches import NO_CACHE, Caches
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import fold, is_hangul, normalize, split_tokens
 from .profiles import Profile
 from .separable import join_particles, join_separable
+from .typos import Typos
 
 __all__ = ["Analyzer", "Token", "fold", "is_hangul", "join_particles", "join_separable", "normalize", "split_tokens"]
 
@@ -35,19 +33,6 @@ class Token:
     number: int | None
     hangul: bool
     native: bool  # a word of the query's own language: matched in that language's stream only
-
-
-def _numbered_words(
-    number_words: Mapping[str, Iterable[str]], lingua_franca: str
-) -> dict[str | None, tuple[str, ...]]:
-    """The words that introduce a number (`step 2`, `paso 2`, `batch 4`) per language, with English's, and all of
-    them for a query of no known language: a misspelling right before a number is corrected towards them."""
-    english = frozenset(number_words.get(lingua_franca, ()))
-    table: dict[str | None, tuple[str, ...]] = {
-        lang: tuple(sorted(frozenset(words) | english)) for lang, words in number_words.items()
-    }
-    table[None] = tuple(sorted({w for words in table.values() for w in words}))
-    return table
 
 
 class Analyzer:
@@ -73,16 +58,10 @@ class Analyzer:
     ) -> None:
         self.profiles = {p.lang: p for p in profiles}
         self.streams: tuple[str, ...] = tuple(p.lang for p in profiles)
-        self._stemmed = tuple(p for p in profiles if p.stemmer is not None)
         self._hangul = next((p for p in profiles if p.hangul), None)
         self._ordinal = ordinal
         self.known = {lang: frozenset(words) for lang, words in known_words.items()}
         self.all_known = frozenset().union(*self.known.values()) if self.known else frozenset()
-        self.names = frozenset(names)  # model names: never corrected (`chroma` is not `chrome`)
-        # Words left alone in a query of a language: that language's and English's (French `parce` is a typo of
-        # Spanish `parece` in a Spanish query); with no language known, every language's.
-        english_known = self.known.get(lingua_franca, frozenset())
-        self._uncorrected = {lang: words | english_known for lang, words in self.known.items()}
         langs_of: dict[str, list[str]] = {}
         for lang, words in self.known.items():
             for word in words:
@@ -94,28 +73,10 @@ class Analyzer:
         # word, one of them ends that word and the next word may start right after it (`메모리가|없다고`).
         self._particles = tuple(e for e in self._hangul.endings if len(e) <= 2) if self._hangul is not None else ()
         self._case_particles = self._hangul.particles if self._hangul is not None else frozenset()
-        # Stems of each language's known words: an unknown word with a known stem is an inflection
-        # (`entrene` of `entrenar`), not a typo to correct into some other language's word.
-        self._known_stems = {
-            lang: frozenset(self.stem(lang, w, caches) for w in words)
-            for lang, words in self.known.items() if self.profiles[lang].stemmer is not None
-        }
         self.numbers = {p.lang: p.numbers for p in profiles}
-        self._numbered = _numbered_words(number_words or {}, lingua_franca)
-        # Typo candidates by (first letter, length): a word is only compared with words it could be within
-        # the allowed edits of, so the cost does not grow with the whole vocabulary. Per language: a word is
-        # corrected towards the query's language and English (the language of logs and UI labels), never into a
-        # third language (`mismo` is Spanish, not a typo of Portuguese `mesmo`); an unknown language, towards any.
-        by_lang: dict[str | None, set[str]] = {lang: set(words) for lang, words in fuzzy_words.items()}
-        by_lang[None] = set().union(*by_lang.values())
-        english = by_lang.get(lingua_franca, set())
-        self._fuzzy: dict[str | None, dict[tuple[str, int], tuple[str, ...]]] = {}
-        for target, pool in by_lang.items():
-            buckets: dict[tuple[str, int], list[str]] = {}
-            for word in sorted(pool | english):
-                if len(word) >= 5 and word.isalpha() and not is_hangul(word):
-                    buckets.setdefault((word[0], len(word)), []).append(word)
-            self._fuzzy[target] = {k: tuple(v) for k, v in buckets.items()}
+        # Model names are never corrected (`chroma` is not `chrome`).
+        self.typos = Typos(self.stem, (p.lang for p in profiles if p.stemmer is not None), self.known, frozenset(names),
+                           fuzzy_words, number_words or {}, lingua_franca, caches)
 
     # --- words -------------------------------------------------------------------------------------
 
@@ -143,50 +104,6 @@ class Analyzer:
                     return word[:-1]
                 return word
         return self.strip_korean(token)
-
-    def correct(self, word: str, lang: str | None = None, c: Caches = NO_CACHE) -> str:
-        """Typo tolerance for words only (never numbers or config keys): the nearest vocabulary word. A word
-        that is an inflection of a known word (`entrene` of `entrenar`) is only corrected to a word of the same
-        stem (`memori` -> `memory`), never to another word (`entrene` -> `entree`)."""
-        known = self._uncorrected.get(lang, self.all_known) if lang else self.all_known
-        if len(word) < 5 or not word.isalpha() or word in known or word in self.names or is_hangul(word):
-            return word
-        cached = c.corrections.get((word, lang))
-        if cached is None:
-            cached = self._nearest(word, lang)
-            if cached != word and self._inflection(word, c) and not self._same_stem(word, cached, c):
-                cached = word
-            c.corrections.put((word, lang), cached)
-        return cached
-
-    def correct_before_number(self, word: str, lang: str | None = None, c: Caches = NO_CACHE) -> str:
-        """A misspelt word right before a number, read as the word that introduces numbers it is one edit from (two
-        from a word of six letters or more): `steo 3` is `step 3`, `pao 2` is `paso 2`. Else the word as written."""
-        if len(word) < 3 or len(word) > 12 or not word.isalpha() or word in self.names:
-            return word
-        key = (word, f"{lang}#number")
-        cached = c.corrections.get(key)
-        if cached is None:
-            limit = 1 if len(word) < 6 else 2
-            words = self._numbered.get(lang) or self._numbered.get(None) or ()
-            pool = [w for w in words if abs(len(w) - len(word)) <= limit]
-            found = extractOne(word, pool, scorer=OSA.distance, score_cutoff=limit) if pool else None
-            cached = str(found[0]) if found else word
-            c.corrections.put(key, cached)
-        return cached
-
-    def _inflection(self, word: str, c: Caches = NO_CACHE) -> bool:
-        return any(self.stem(lang, word, c) in stems for lang, stems in self._known_stems.items())
-
-    def _same_stem(self, word: str, other: str, c: Caches = NO_CACHE) -> bool:
-        return any(self.stem(p.lang, word, c) == self.stem(p.lang, other, c) for p in self._stemmed)
-
-    def _nearest(self, word: str, lang: str | None = None) -> str:
-        limit = 1 if len(word) < 9 else 2
-        buckets = self._fuzzy.get(lang) or self._fuzzy.get(None, {})
-        candidates = [w for n in range(len(word) - limit, len(word) + limit + 1) for w in buckets.get((word[0], n), ())]
-        found = extractOne(word, candidates, scorer=OSA.distance, score_cutoff=limit)
-        return str(found[0]) if found else word
 
     def split_korean(self, run: str) -> list[str]:
         """A Hangul run written without spaces (`두번째스텝에서메모리부족`) split before each known word of two or
@@ -235,7 +152,7 @@ class Analyzer:
 
     def split_compound(self, word: str, c: Caches = NO_CACHE) -> list[str]:
         """German-style compounds of two known words (`speicherfehler` -> `speicher`, `fehler`)."""
-        if len(word) < 8 or not word.isalpha() or word in self.all_known or self._inflection(word, c):
+        if len(word) < 8 or not word.isalpha() or word in self.all_known or self.typos.inflection(word, c):
             return [word]  # `checkpoints` (of `checkpointing`) is no `check` + `points`
         for i in range(len(word) - 3, 3, -1):
             head, tail = word[:i], word[i:]
@@ -306,7 +223,7 @@ class Analyzer:
         for k, raw in enumerate(raws):
             hangul = is_hangul(raw)
             if not hangul and k + 1 < len(raws) and raws[k + 1].isdigit() and raw not in self.all_known:
-                fixed = self.correct_before_number(raw, lang, c)
+                fixed = self.typos.correct_before_number(raw, lang, c)
                 if fixed != raw:
                     out.append(self._cached_token(fixed, lang, c))
                     continue
@@ -330,7 +247,7 @@ class Analyzer:
                 if not fix:
                     out.extend(self._cached_token(part, lang, c) for part in parts)
                     continue
-                tokens = tuple(self._cached_token(self.correct(part, lang, c), lang, c) for part in parts)
+                tokens = tuple(self._cached_token(self.typos.correct(part, lang, c), lang, c) for part in parts)
                 cache.put((raw, lang), tokens)
             out.extend(tokens)
         return out, corrections

@@ -59,14 +59,14 @@ def test_accents_are_optional(index: Index) -> None:
 
 def test_typos_are_tolerated_for_words(index: Index) -> None:
     analyzer = index.matcher.analyzer
-    assert analyzer.correct("memorry") == "memory"
-    assert analyzer.correct("sampels") == "samples"  # a transposition is one edit
-    assert analyzer.correct("checkpointng") == "checkpointing"
+    assert analyzer.typos.correct("memorry") == "memory"
+    assert analyzer.typos.correct("sampels") == "samples"  # a transposition is one edit
+    assert analyzer.typos.correct("checkpointng") == "checkpointing"
 
 
 @pytest.mark.parametrize("word", ["1024", "1536", "gradient_checkpointing", "low_vram", "bs"])
 def test_typos_never_touch_numbers_or_config_keys(index: Index, word: str) -> None:
-    assert index.matcher.analyzer.correct(word) == word
+    assert index.matcher.analyzer.typos.correct(word) == word
 
 
 def test_german_compounds_are_split(index: Index) -> None:
@@ -108,12 +108,12 @@ def test_real_words_are_not_corrected_into_other_words(index: Index, word: str, 
     # An inflection of a known word keeps its stem (`entrene` may become `entrena`, never `entree`), and a
     # correction never lands in a third language (`mismo` is not Portuguese `mesmo`, `haben` is not `haken`).
     analyzer = index.matcher.analyzer
-    assert analyzer.stem(lang, analyzer.correct(word, lang)) == analyzer.stem(lang, word)
+    assert analyzer.stem(lang, analyzer.typos.correct(word, lang)) == analyzer.stem(lang, word)
 
 
 def test_a_typo_of_an_inflected_stem_is_still_corrected(index: Index) -> None:
     # `memori` is the English stem of `memory` (and a Spanish stem): correcting it keeps the stem.
-    assert index.matcher.analyzer.correct("memroy", "fr") == "memory"
+    assert index.matcher.analyzer.typos.correct("memroy", "fr") == "memory"
     assert "oom" in understand(index.matcher, "jai un out of memroy cuda, c koi le probleme", "fr").concepts
 
 
@@ -136,7 +136,7 @@ def test_korean_without_spaces_is_understood(index: Index) -> None:
 
 
 def test_model_names_are_never_corrected(index: Index) -> None:
-    assert index.matcher.analyzer.correct("chroma", "en") == "chroma"  # not `chrome`, a browser
+    assert index.matcher.analyzer.typos.correct("chroma", "en") == "chroma"  # not `chrome`, a browser
     assert understand(index.matcher, "CUDA out of memory con Chroma", "es").family == "flux"
 
 

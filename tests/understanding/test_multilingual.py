@@ -331,7 +331,7 @@ def test_a_feared_oom_in_a_speed_question_is_not_told(index: Index, lang: str, t
 
 def test_a_sentence_markers_word_is_never_corrected(index: Index) -> None:
     analyzer = index.matcher.analyzer
-    assert analyzer.correct("scared", "en") == "scared"  # not the vocabulary's "shared"
+    assert analyzer.typos.correct("scared", "en") == "scared"  # not the vocabulary's "shared"
 
 
 @pytest.mark.parametrize(("lang", "text", "symptom"), [
@@ -420,9 +420,9 @@ def test_a_misspelt_word_before_a_number_keeps_the_number(index: Index, lang: st
 
 def test_a_word_before_a_number_is_corrected_only_towards_number_words(index: Index) -> None:
     analyzer = index.matcher.analyzer
-    assert analyzer.correct_before_number("steo", "en") == "step"
-    assert analyzer.correct_before_number("wan", "en") == "wan"  # a model name, nothing near it
-    assert analyzer.correct_before_number("xyzzy", "en") == "xyzzy"
+    assert analyzer.typos.correct_before_number("steo", "en") == "step"
+    assert analyzer.typos.correct_before_number("wan", "en") == "wan"  # a model name, nothing near it
+    assert analyzer.typos.correct_before_number("xyzzy", "en") == "xyzzy"
 
 
 @pytest.mark.parametrize(("text", "batch"), [
