@@ -324,8 +324,8 @@ def answer_search(
     u = understand(index.matcher, query, neg.lang, caches, limits)
     # A text with no subject of the guide (a model or a trainer named, a feature asked for) has no hit.
     needs = index.content.intents.search_needs
-    present = u.concepts | u.features
-    ranked = list(u.ranked) if not needs or not present.isdisjoint(needs) else []
+    present = u.subjects | u.features  # what the text is about: not its past, its side remarks, its figures
+    ranked = list(u.searched) if not needs or not present.isdisjoint(needs) else []
     if needs and ranked:
         # Each hit needs a subject of its own among them: an entry reached only through common words ("when",
         # "off", "first") is no hit, however many subjects the rest of the text names.

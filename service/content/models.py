@@ -271,6 +271,9 @@ class Intents(Frozen):
     # Of those, the ones that say only where or how a thing is set ("where do I set that in the panel?"): they ground
     # a hit only when the text names no other subject, else the hit rests on the subject named.
     search_generic: tuple[Key, ...] = ()
+    # Concepts that, said as the unit of a figure ("24GB VRAM", "64 GB RAM"), state the run's context: a search hit
+    # does not rest on them there.
+    search_figures: tuple[Key, ...] = ()
     targets: dict[Id, Intent]
 
 

@@ -23,7 +23,7 @@ from .analysis import Analyzer, normalize, split_tokens
 from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
-from .gate import implied, in_domain, outside_phrases, side_remarks, unavoided
+from .gate import figure_units, implied, in_domain, outside_phrases, side_remarks, told_hits, unavoided
 from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
@@ -55,6 +55,10 @@ class Understanding:
     arch: str | None  # `model.arch` of a config fragment pasted in the text (`arch: "wan22_14b"`)
     in_domain: bool
     ranked: tuple[Scored, ...] = field(default=())
+    # The concepts the text tells as what it is about (`gate.told_hits`, and what they imply): a search hit rests on
+    # one of them, not on a word of the past, of a side remark or of a figure's unit ("24GB VRAM").
+    subjects: frozenset[str] = field(default=frozenset())
+    searched: tuple[Scored, ...] = field(default=())  # the targets ranked on the subjects alone (search's ranking)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,7 @@ class Matcher:
     domain: frozenset[str]
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     outside_subjects: frozenset[str]  # the concepts of every `any` above
+    figures: frozenset[str]  # `intents.yaml` `search_figures`: a figure's unit ("24GB VRAM") is no subject
     whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
@@ -83,6 +88,7 @@ class Matcher:
 
 # The concepts whose words introduce a number the text states (`step 2`, `batch 4`, `81 frames`).
 _NUMBERED = ("step", "batch", "frames")
+_NUMBERS = frozenset(_NUMBERED)
 
 
 def _analyzer(content: Content, build: Caches) -> Analyzer:
@@ -103,7 +109,8 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         # A word of a sentence marker is a word of the language, never a typo: "scared" stays a hypothetical
         # marker, not the vocabulary's "shared".
         markers = content.profiles[lang].sentences
-        for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.hypothetical,
+        for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.settled,
+                       *markers.hypothetical,
                        *markers.hypothetical_after, *markers.negation, *markers.negation_after):
             words.update(split_tokens(normalize(marker)))
     for profile in profiles:
@@ -149,6 +156,7 @@ def build_matcher(content: Content) -> Matcher:
         domain=frozenset(content.intents.domain),
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
+        figures=frozenset(content.intents.search_figures),
         whole=frozenset(content.intents.whole_phrases),
         avoided=content.intents.avoided,
         postings=postings,
@@ -194,7 +202,13 @@ def understand(
     features = _features(text, stated, log, families)
     present = frozenset(concepts) | features
     domain = in_domain(present, log, matcher.domain, matcher.outside)
-    ranked = rank(matcher, present, similarity(matcher, tokens, caches), caches) if domain else ()
+    similar = similarity(matcher, tokens, caches) if domain else {}
+    ranked = rank(matcher, present, similar, caches) if domain else ()
+    told = told_hits(hits, reading)
+    subjects = frozenset(_implied(matcher, told, reading)) - figure_units(told, reading, matcher.figures, _NUMBERS)
+    # What search ranks: the targets the text's subjects make candidates, weighed by them alone
+    about = subjects | features
+    searched = ranked if about == present or not domain else rank(matcher, about, similar, caches)
     return Understanding(
         lang=lang,
         concepts=frozenset(concepts),
@@ -206,6 +220,8 @@ def understand(
         log=log,
         in_domain=domain,
         ranked=ranked,
+        subjects=subjects,
+        searched=searched,
     )
 
 
