@@ -23,7 +23,7 @@ from .analysis import Analyzer, normalize, split_tokens
 from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
-from .gate import figure_units, implied, in_domain, outside_phrases, side_remarks, told_hits, unavoided
+from .gate import figure_units, implied, in_domain, outside_phrases, side_remarks, title_veto, told_hits, unavoided
 from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
@@ -72,6 +72,7 @@ class Matcher:
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     outside_subjects: frozenset[str]  # the concepts of every `any` above
     figures: frozenset[str]  # `intents.yaml` `search_figures`: a figure's unit ("24GB VRAM") is no subject
+    title_vetoes: frozenset[str]  # `intents.yaml` `search_title_vetoes`: subjects a title line sets for the text
     whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
@@ -157,6 +158,7 @@ def build_matcher(content: Content) -> Matcher:
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
         figures=frozenset(content.intents.search_figures),
+        title_vetoes=frozenset(content.intents.search_title_vetoes),
         whole=frozenset(content.intents.whole_phrases),
         avoided=content.intents.avoided,
         postings=postings,
@@ -209,6 +211,10 @@ def understand(
     # What search ranks: the targets the text's subjects make candidates, weighed by them alone
     about = subjects | features
     searched = ranked if about == present or not domain else rank(matcher, about, similar, caches)
+    if searched and matcher.title_vetoes:
+        title = _title(matcher, parts.prose, lang, caches)
+        if title and title_veto(title, features, matcher.outside, matcher.title_vetoes):
+            searched = ()
     return Understanding(
         lang=lang,
         concepts=frozenset(concepts),
@@ -255,6 +261,19 @@ def _stated(
     if stated.step is None:
         stated = replace(stated, step=counter_step(prose, matcher.counter))
     return replace(stated, **pasted.values) if pasted.values else stated
+
+
+# A title line: the first line of a text of several lines, of at most this many words (an issue's title).
+TITLE_WORDS = 14
+
+
+def _title(matcher: Matcher, prose: str, lang: str | None, caches: Caches) -> frozenset[str]:
+    """The concepts of the text's title line (and those they imply), if it has one."""
+    head, _, body = prose.strip().partition("\n")
+    if not body.strip() or len(head.split()) > TITLE_WORDS:
+        return frozenset()
+    _, tokens = matcher.analyzer.tokens(head, lang, c=caches)
+    return frozenset(implied({h.concept for h in matcher.lexicon.spot(tokens, lang, caches)}, matcher.implies))
 
 
 def _pasted_family(matcher: Matcher, pasted: Pasted) -> str | None:

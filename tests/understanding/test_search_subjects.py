@@ -132,3 +132,38 @@ def test_where_gc_is_set_in_the_trainer_keeps_its_hit(client: TestClient, lang: 
     answer = search(client, lang, text)
     assert answer["match"] != "none"
     assert _ids(answer)[0] == "where-to-change"
+
+
+# --- a title that names another subject ------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Feature request: support for HiDream\nIt would be great to train HiDream LoRAs too. Flux runs at 3 s/it on "
+           "my 4090, GC on, batch 1."),
+    ("es", "Petición: soporte para HiDream\nEstaría genial poder entrenar LoRAs de HiDream. Con Flux va a 3 s/it en mi "
+           "4090, GC activado, batch 1."),
+    ("pt", "Pedido de recurso: suporte para HiDream\nSeria ótimo treinar LoRAs de HiDream também. O Flux roda a 3 s/it "
+           "na minha 4090, GC ligado, batch 1."),
+    ("fr", "Demande de fonctionnalité : support de HiDream\nCe serait top de pouvoir entraîner des LoRA HiDream. Flux "
+           "tourne à 3 s/it sur ma 4090, GC activé, batch 1."),
+    ("de", "Feature-Wunsch: Support für HiDream\nWäre super, auch HiDream-LoRAs trainieren zu können. Flux läuft mit "
+           "3 s/it auf meiner 4090, GC an, Batch 1."),
+    ("ko", "기능 요청: HiDream 지원\nHiDream 로라도 학습할 수 있으면 좋겠어요. "
+           "Flux는 제 4090에서 GC 켜고 배치 1로 3 s/it 나와요."),
+])
+def test_a_title_naming_another_subject_keeps_its_veto(client: TestClient, lang: str, text: str) -> None:
+    # the body's rate is the request's context: no slow-training hit (diagnose is not asserted here)
+    _no_hit(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Slow training with Flux\nIt runs at 30 s/it on my 4090 with GC on and batch 1, is that normal?"),
+    ("es", "Entrenamiento lento con Flux\nVa a 30 s/it en mi 4090 con GC activado y batch 1, ¿es normal?"),
+    ("pt", "Treino lento com Flux\nTá rodando a 30 s/it na minha 4090 com GC ligado e batch 1, isso é normal?"),
+    ("fr", "Entraînement lent avec Flux\nÇa tourne à 30 s/it sur ma 4090 avec GC activé et batch 1, c'est normal ?"),
+    ("de", "Langsames Training mit Flux\nEs läuft mit 30 s/it auf meiner 4090 mit GC an und Batch 1, ist das normal?"),
+    ("ko", "Flux 학습이 너무 느려요\n4090에서 GC 켜고 배치 1인데 30 s/it 나와요, 정상인가요?"),
+])
+def test_a_title_telling_the_symptom_keeps_its_hit(client: TestClient, lang: str, text: str) -> None:
+    answer = search(client, lang, text)
+    assert answer["match"] != "none"
+    assert _ids(answer)[0] == "slow-training"
