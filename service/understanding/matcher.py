@@ -9,7 +9,8 @@ text (engine layer): same text, same knowledge, same answer. What it remembers b
   (`lexicon.Lexicon.spot`) -> gate the hits (`gate`: avoided; `sentences.told_now`: past, hypothetical, denied;
   `gate.side_remarks`) -> extract stated context (`extract.stated_context`, `prose.counter_step`,
   `prose.pasted_arch`) -> build features (`features`) -> gate (`gate`: outside, domain) -> rank (`rank`)
-  -> outcome (`outcome`, called by the answers).
+  -> outcome (`outcome`, called by the answers). Search ranks what the text is about alone (`gate.told_hits`,
+  `gate.figure_units`; none under a title of another subject, `gate.title_veto`).
 """
 
 from __future__ import annotations
