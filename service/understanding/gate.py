@@ -111,11 +111,12 @@ def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside
 
 def told_hits(hits: list[Hit], reading: Reading) -> list[Hit]:
     """The hits a text tells as what it is about (`answers.answer_search` grounds its hits on their concepts): those
-    of a question, and those told as the present state, outside a pasted setting line and outside a side remark when
-    another sentence tells something ("btw, is there a cheaper GPU?"). What is told only as past or as settled ("the
-    OOM I had last week", "bug solved") is the story, not what is asked."""
+    of a question, and those told as the present state, outside a pasted setting line and outside a side question when
+    another sentence tells something ("btw, is there a cheaper GPU?"; an "also" in a statement is no side remark:
+    "GC is on, low_vram also, and it still OOMs"). What is told only as past or as settled ("the OOM I had last week",
+    "bug solved") is the story, not what is asked."""
     sentences = reading.sentences
-    asides = {k for k, s in enumerate(sentences) if s.aside}
+    asides = {k for k, s in enumerate(sentences) if s.aside and s.question}
     if asides and all(reading.sentence_of(h.start) in asides for h in hits):
         asides = set()  # a text that is only a side remark is what it asks
     over = reading.over(hits)

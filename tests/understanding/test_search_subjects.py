@@ -19,6 +19,11 @@ def _ids(answer: dict[str, object]) -> list[str]:
     return [h["id"] for h in hits]
 
 
+def _diagnosed(client: TestClient, lang: str, text: str) -> str | None:
+    answer = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
+    return (answer.get("symptom") or {}).get("id")
+
+
 def _no_hit(client: TestClient, lang: str, text: str) -> None:
     answer = search(client, lang, text)
     assert answer["match"] == "none", _ids(answer)
@@ -167,3 +172,27 @@ def test_a_title_telling_the_symptom_keeps_its_hit(client: TestClient, lang: str
     answer = search(client, lang, text)
     assert answer["match"] != "none"
     assert _ids(answer)[0] == "slow-training"
+
+
+# --- a sentence marked as an aside that tells the problem ------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Wan 2.2 motion LoRA on a 5090. GC is on, low_vram also, batch 1, and I still get an OOM right at the "
+           "start. Should I shorten the clips?"),
+    ("es", "LoRA de movimiento de Wan 2.2 en una 5090. GC activado, además low_vram, batch 1, y aun así me da OOM nada "
+           "más empezar. ¿Acorto los clips?"),
+    ("pt", "LoRA de movimento do Wan 2.2 numa 5090. GC ligado, além disso low_vram, batch 1, e mesmo assim dá OOM logo "
+           "no começo. Encurto os clipes?"),
+    ("fr", "LoRA de mouvement Wan 2.2 sur une 5090. GC activé, low_vram aussi, batch 1, et j'ai quand même un OOM dès "
+           "le début. Je raccourcis les clips ?"),
+    ("de", "Wan 2.2 Motion-LoRA auf einer 5090. GC ist an, außerdem low_vram, Batch 1, und trotzdem OOM gleich am "
+           "Anfang. Soll ich die Clips kürzen?"),
+    ("ko", "5090에서 Wan 2.2 모션 로라 학습 중이에요. GC 켰고 추가로 low_vram도 켰고 배치 1인데 시작하자마자 OOM 나요. "
+           "클립을 줄여야 하나요?"),
+])
+def test_an_also_that_tells_the_problem_is_no_side_remark(client: TestClient, lang: str, text: str) -> None:
+    # "also" / "además" / "aussi" mark a side remark only in a sentence that asks ("btw, is there a cheaper GPU?")
+    answer = search(client, lang, text)
+    assert answer["match"] != "none"
+    assert "oom-persists-with-gc" in _ids(answer)[:2]
+    assert _diagnosed(client, lang, text) == "oom-persists-with-gc"
