@@ -211,7 +211,9 @@ class Found(NamedTuple):
 
 
 def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) -> Found:
-    candidates = [s for s in u.ranked if s.kind == "symptom"]
+    # The symptom and the topic are chosen on what the text is about, as search's hits are (`Understanding.searched`):
+    # not on its past, a settled problem, a figure's unit, or a body under a title of another subject.
+    candidates = [s for s in u.searched if s.kind == "symptom"]
     best = candidates[0].score if candidates else 0.0
     second = candidates[1].score if len(candidates) > 1 else 0.0
     match, confidence = outcome(best, second, thresholds.confident, thresholds.minimum)
@@ -220,7 +222,7 @@ def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) ->
                                                              index.matcher.by_id[chosen].groups):
         match, confidence = "ambiguous", min(confidence, round(thresholds.confident - 0.001, 3))
     topic: Scored | None = None
-    topics = [s for s in u.ranked if s.kind in ("faq", "section")]
+    topics = [s for s in u.searched if s.kind in ("faq", "section")]
     if chosen is None and topics:
         # No problem stated that a plan answers, but an FAQ entry or a section answers the question: its text is
         # the answer ("Should I start a first run with GC off?").

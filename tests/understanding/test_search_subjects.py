@@ -156,8 +156,9 @@ def test_where_gc_is_set_in_the_trainer_keeps_its_hit(client: TestClient, lang: 
            "Flux는 제 4090에서 GC 켜고 배치 1로 3 s/it 나와요."),
 ])
 def test_a_title_naming_another_subject_keeps_its_veto(client: TestClient, lang: str, text: str) -> None:
-    # the body's rate is the request's context: no slow-training hit (diagnose is not asserted here)
+    # the body's rate is the request's context: no slow-training hit, and diagnose reads the same subjects
     _no_hit(client, lang, text)
+    assert _diagnosed(client, lang, text) is None
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -172,6 +173,7 @@ def test_a_title_telling_the_symptom_keeps_its_hit(client: TestClient, lang: str
     answer = search(client, lang, text)
     assert answer["match"] != "none"
     assert _ids(answer)[0] == "slow-training"
+    assert _diagnosed(client, lang, text) == "slow-training"
 
 
 # --- a sentence marked as an aside that tells the problem ------------------------------------------------------
