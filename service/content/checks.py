@@ -145,6 +145,11 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
         yield from missing(f, f"search_needs.{i}", ref, names, "concept or feature")
     for i, ref in enumerate(content.intents.search_generic):
         yield from missing(f, f"search_generic.{i}", ref, set(content.intents.search_needs), "search_needs subject")
+    for i, ref in enumerate(content.intents.search_title_vetoes):
+        yield from missing(f, f"search_title_vetoes.{i}", ref, {c for o in content.intents.outside for c in o.any},
+                           "outside subject")
+    for i, ref in enumerate(content.intents.search_figures):
+        yield from missing(f, f"search_figures.{i}", ref, set(content.intents.search_needs), "search_needs subject")
     for i, ref in enumerate(content.intents.whole_phrases):
         yield from missing(f, f"whole_phrases.{i}", ref, names, "concept")
     for i, outside in enumerate(content.intents.outside):

@@ -271,6 +271,13 @@ class Intents(Frozen):
     # Of those, the ones that say only where or how a thing is set ("where do I set that in the panel?"): they ground
     # a hit only when the text names no other subject, else the hit rests on the subject named.
     search_generic: tuple[Key, ...] = ()
+    # Concepts that, said as the unit of a figure ("24GB VRAM", "64 GB RAM"), state the run's context: a search hit
+    # does not rest on them there.
+    search_figures: tuple[Key, ...] = ()
+    # `outside` subjects that, named in a text's title line, keep their veto on search whatever the body tells beside
+    # them, unless the title or a pasted log tells one of the rule's exceptions ("Pretrained LoRA bug" over a body
+    # with a progress bar: the bug is the subject, the rate its context).
+    search_title_vetoes: tuple[Key, ...] = ()
     targets: dict[Id, Intent]
 
 

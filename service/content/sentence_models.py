@@ -20,6 +20,8 @@ class SentenceMarkers(BaseModel):
     - `aside`: the sentence is a side remark ("by the way", "another thing:", "unrelated"), even when it asks;
     - `past`: the event told is over ("last week", "before the update", "used to");
     - `present`: the sentence tells the state now, whatever past it names ("now", "since then");
+    - `settled`: what its clause told up to it is over or works ("bug solved", "fixed it", "runs fine", "like a
+      charm"), unless a negation comes before it or the sentence asks ("is it fixed?");
     - `hypothetical`: the few words after it are supposed, feared or reported ("in case", "I'm afraid", "would",
       "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`);
     - `negation`: the few words after it are denied ("no OOM", "didn't crash", "not out of memory"), and
@@ -38,6 +40,7 @@ class SentenceMarkers(BaseModel):
     aside: tuple[Marker, ...] = ()
     past: tuple[Marker, ...] = ()
     present: tuple[Marker, ...] = ()
+    settled: tuple[Marker, ...] = ()
     hypothetical: tuple[Marker, ...] = ()
     hypothetical_after: tuple[Marker, ...] = ()
     negation: tuple[Marker, ...] = ()
