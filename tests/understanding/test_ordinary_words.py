@@ -6,7 +6,8 @@ languages (none is a line of a query set or of the real-message corpora); every 
    only, so it is never read as a look-alike of another language after stemming (English "fall" is not Spanish
    `falla`, Portuguese "tarde" is not Spanish `tarda`); an ordinary English word in another language's query is
    matched in that language's stream and English's only; a word of no list (a mixed-language query) is still matched
-   in every stream.
+   in every stream, and in an English query a word of no list is another language's word only as written there
+   (English "directions" is no French `direction`, early).
 2. A price asked (`how_much` and `costs` in one sentence: `price`, outside the guide) is no trade-off of GC, unless
    the sentence asks what GC costs.
 """
@@ -46,6 +47,8 @@ def test_an_ordinary_word_no_text_uses_is_the_languages_own(index: Index, lang: 
     ("es", "ya he acabado de preparar el dataset, qué batch me recomiendan?", "exhausted"),  # pt `acabou` (a memória)
     ("de", "ich will bilder malen, welches modell für den lora?", "weak"),  # es `mal`
     ("en", "my dataset has photos from every camera angle", "optimizer_name"),  # pt/fr `came` (an optimizer)
+    # in an English query, a word of no list is another language's only as that language writes it
+    ("en", "i followed your directions and the lora works great, thanks", "early"),  # fr `direct`
     # an English word of a Korean query is read as English: not as the optimizer
     ("ko", "camera 앵글이 다양한 사진 30장으로 로라 학습 중이에요", "optimizer_name"),
 ])
