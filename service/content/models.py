@@ -10,14 +10,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from .paste_models import PastedSetting, PastedSettings
-from .profile_models import LanguageProfile
+from .profile_models import LanguageProfile, OrdinaryWords
 from .sentence_models import Key, SentenceMarkers, SentenceRules
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
 Condition = dict[str, Any]
 __all__ = [  # besides the models below
-    "Key", "LanguageProfile", "PastedSetting", "PastedSettings", "SentenceMarkers", "SentenceRules",
+    "Key", "LanguageProfile", "OrdinaryWords", "PastedSetting", "PastedSettings", "SentenceMarkers", "SentenceRules",
 ]
 
 
@@ -394,3 +394,4 @@ class Content(Frozen):
     pasted: PastedSettings
     texts: dict[Key, LanguageText]
     profiles: dict[Key, LanguageProfile]
+    words: dict[Key, OrdinaryWords] = {}  # a language's ordinary words (`text/<lang>/words.yaml`), where it has some

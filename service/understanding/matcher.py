@@ -133,6 +133,7 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         caches=build,
         number_words={lang: {w for c in _NUMBERED for p in t.vocabulary.concepts.get(c, ())
                              if (w := normalize(p)).isalpha()} for lang, t in texts.items()},
+        ordinary_words={lang: listed.split() for lang, listed in content.words.items()},
     )
 
 
