@@ -157,6 +157,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for part in ("events", "told", "asides", "cues", "qualifiers"):
         for i, ref in enumerate(getattr(rules, part)):
             yield from missing(f, f"sentences.{part}.{i}", ref, names, "concept")
+    for i, subject in enumerate(rules.subjects):
+        for ref in (*subject.told, *subject.training, *subject.other):
+            yield from missing(f, f"sentences.subjects.{i}", ref, names, "concept")
     for lang, text in content.texts.items():
         f = f"text/{lang}/vocabulary.yaml"
         for concept in content.concepts:

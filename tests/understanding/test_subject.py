@@ -1,0 +1,229 @@
+"""Issue 12, session 6 (`subject`): a slowness or a bad result is the guide's only when the training is its subject,
+and an OOM symptom needs memory evidence. Each mechanism on sentences written for the test, as forum users write,
+in six languages (none is a line of the real-message corpora): a generation's slowness in another program beside a
+training named elsewhere, a generation's bad result with no training named, another domain's model, a post that says
+its problem is solved, a GUI toolkit's "not enough memory resources", a feature request's wish for speed, a hang where
+nothing happens; and the positive twin of each (the training's own rate, the trained LoRA's outcome, a CUDA OOM, a
+problem solved but another told after "but")."""
+
+from __future__ import annotations
+
+import pytest
+
+from remedy.content.sentence_models import Subject
+from remedy.index.build import Index
+from remedy.understanding.lexicon import Hit
+from remedy.understanding.matcher import understand
+from remedy.understanding.subject import of_the_training
+from tests.understanding.probes import top_symptom
+
+LANGS = ("en", "es", "pt", "fr", "de", "ko")
+
+
+def _none(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) is None, understand(index.matcher, text, lang).concepts
+
+
+# --- 1. the training as the subject of a slowness ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I trained a LoRA with ai-toolkit and when I use it in ComfyUI the generation is super slow, like 3 "
+           "minutes per image."),
+    ("es", "entrené un lora con ai-toolkit y cuando lo uso en ComfyUI la generación va lentísima, como 3 minutos por "
+           "imagen"),
+    ("pt", "treinei uma lora no ai-toolkit e quando uso no ComfyUI a geração fica muito lenta, uns 3 minutos por "
+           "imagem"),
+    ("fr", "j'ai entraîné un lora avec ai-toolkit et quand je l'utilise dans ComfyUI la génération est super lente, "
+           "genre 3 minutes par image"),
+    ("de", "hab ein LoRA mit ai-toolkit trainiert und wenn ich es in ComfyUI nutze ist die Generierung extrem langsam, "
+           "so 3 Minuten pro Bild"),
+    ("ko", "ai-toolkit으로 로라 학습했는데 ComfyUI에서 쓰면 생성이 너무 느려요 한 장에 3분 걸려요"),
+])
+def test_a_generations_slowness_is_not_the_trainings(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "training" in u.concepts or "own_lora" in u.concepts  # the training is named, yet not what is slow
+    assert "slow_run" not in u.concepts
+    _none(index, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my lora training in ai-toolkit is super slow, 20 s/it, while generating in ComfyUI is fast"),
+    ("es", "el entrenamiento de mi lora en ai-toolkit va lentísimo, 20 s/it, y en ComfyUI generar va rápido"),
+    ("pt", "o treino da minha lora no ai-toolkit tá muito lento, 20 s/it, e no ComfyUI gerar é rápido"),
+    ("fr", "l'entraînement de mon lora dans ai-toolkit est hyper lent, 20 s/it, alors que générer dans ComfyUI va "
+           "vite"),
+    ("de", "das Training von meinem LoRA in ai-toolkit ist extrem langsam, 20 s/it, Generieren in ComfyUI geht "
+           "schnell"),
+    ("ko", "ai-toolkit에서 로라 학습이 너무 느려요 20 s/it 나와요 ComfyUI에서 생성은 빠른데요"),
+])
+def test_the_trainings_own_slowness_beside_a_generation_stays_slow_training(index: Index, lang: str,
+                                                                            text: str) -> None:
+    assert top_symptom(index, text, lang) == "slow-training"
+
+
+class _OneSentence:
+    """A reading of one sentence: all that `of_the_training` asks of a reading."""
+
+    @staticmethod
+    def sentence_of(i: int) -> int:
+        return 0
+
+
+_SPEED = Subject(told=("speed",), training=("training", "baseline"), other=("generation_word", "inference_app"),
+                 nearest=True)
+
+
+def test_a_slowness_follows_the_subject_named_nearest() -> None:
+    """"stuck in generating baseline samples": subjects side by side are one phrase, the previews' here; "trained
+    it, in ComfyUI it is slow": the program named nearest is what is slow."""
+    reading = _OneSentence()
+    stuck, generating, baseline = Hit("speed", 0, 2), Hit("generation_word", 3, 4), Hit("baseline", 4, 6)
+    hits = [stuck, generating, baseline]
+    assert of_the_training((_SPEED,), reading, hits) == hits  # type: ignore[arg-type]
+    training, comfy, slow = Hit("training", 0, 1), Hit("inference_app", 4, 5), Hit("speed", 5, 6)
+    assert of_the_training((_SPEED,), reading, [training, comfy, slow]) == [training, comfy]  # type: ignore[arg-type]
+
+
+# --- 2. the training as the subject of a bad result -------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the videos I generate with wan 2.1 look washed out and blurry compared to the examples"),
+    ("es", "los videos que genero con wan 2.1 salen borrosos y con colores lavados"),
+    ("pt", "os vídeos que eu gero com o wan 2.1 saem borrados e com as cores lavadas"),
+    ("fr", "les vidéos que je génère avec wan 2.1 sont floues et les couleurs délavées"),
+    ("de", "die Videos, die ich mit Wan 2.1 generiere, sind verschwommen und die Farben ausgewaschen"),
+    ("ko", "wan 2.1로 생성한 영상이 흐릿하고 색이 바래 보여요"),
+])
+def test_a_generations_bad_result_with_no_training_named_is_none(index: Index, lang: str, text: str) -> None:
+    _none(index, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I trained a lora of my dog but when I generate with it in ComfyUI it looks nothing like him"),
+    ("es", "entrené un lora de mi perro pero cuando genero con él en ComfyUI no se parece en nada"),
+    ("pt", "treinei uma lora do meu cachorro mas quando gero com ela no ComfyUI não parece nada com ele"),
+    ("fr", "j'ai entraîné un lora de mon chien mais quand je génère avec dans ComfyUI ça ne lui ressemble pas du tout"),
+    ("de", "ich hab ein LoRA von meinem Hund trainiert, aber wenn ich damit in ComfyUI generiere sieht es ihm "
+           "überhaupt nicht ähnlich"),
+    ("ko", "우리 강아지로 로라 학습했는데 ComfyUI에서 생성하면 전혀 안 닮았어요"),
+])
+def test_the_trained_loras_outcome_seen_in_a_generation_stays_weak_samples(index: Index, lang: str,
+                                                                           text: str) -> None:
+    assert top_symptom(index, text, lang) == "weak-samples"
+
+
+# --- 3. another domain's model ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "training a YOLOv8 model, each epoch takes 2 hours on a 3060, is that normal?"),
+    ("en", "my text classifier trained for 10 epochs but the accuracy is really bad"),
+    ("es", "entrenando un modelo yolov8, cada época tarda 2 horas en una 3060, ¿es normal?"),
+    ("es", "entrené mi clasificador 10 épocas pero la precisión es malísima"),
+    ("pt", "treinando um modelo yolov8, cada época demora 2 horas numa 3060, é normal?"),
+    ("pt", "treinei meu classificador por 10 épocas mas a acurácia tá péssima"),
+    ("fr", "j'entraîne un modèle yolov8, chaque époque prend 2 heures sur une 3060, c'est normal ?"),
+    ("fr", "j'ai entraîné mon classifieur 10 époques mais la précision est vraiment mauvaise"),
+    ("de", "ich trainiere ein yolov8 Modell, jede Epoche dauert 2 Stunden auf einer 3060, ist das normal?"),
+    ("de", "hab meinen Klassifikator 10 Epochen trainiert, aber die Genauigkeit ist richtig schlecht"),
+    ("ko", "yolov8 모델 학습하는데 에폭 하나에 2시간 걸려요 3060인데 정상인가요?"),
+    ("ko", "분류기를 10 에폭 학습시켰는데 정확도가 너무 안 좋아요"),
+])
+def test_another_domains_speed_or_accuracy_is_none(index: Index, lang: str, text: str) -> None:
+    assert "other_domain" in understand(index.matcher, text, lang).concepts
+    _none(index, lang, text)
+
+
+def test_another_domains_gpu_oom_stays_an_oom(index: Index) -> None:
+    assert top_symptom(index, "training a YOLOv8 model gives CUDA out of memory at batch 32", "en") is not None
+
+
+# --- 4. a post that says its problem is solved ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Update: solved it, the OOM was because I had another app open. Thanks!"),
+    ("en", "Nevermind, it was slow because I had samples every 50 steps, turned that off and now it's fine."),
+    ("es", "Actualización: ya lo solucioné, el OOM era porque tenía otra app abierta. ¡Gracias!"),
+    ("pt", "Atualização: já resolvi, o OOM era porque tinha outro app aberto. Valeu!"),
+    ("fr", "Edit : résolu, l'OOM venait d'une autre appli ouverte. Merci !"),
+    ("de", "Update: hat sich erledigt, der OOM kam von einer anderen offenen App. Danke!"),
+    ("ko", "업데이트: 해결했어요, 다른 앱이 켜져 있어서 OOM이 났던 거였어요. 감사합니다!"),
+])
+def test_a_problem_told_as_solved_is_none(index: Index, lang: str, text: str) -> None:
+    assert "solved" in understand(index.matcher, text, lang).concepts
+    _none(index, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I fixed it by turning GC back on, but now training is really slow, 10 s/it"),
+    ("es", "ya lo solucioné activando GC, pero ahora el entrenamiento va lentísimo, 10 s/it"),
+    ("pt", "já resolvi ligando o GC, mas agora o treino tá muito lento, 10 s/it"),
+    ("fr", "édit résolu en réactivant le GC, mais maintenant l'entraînement est hyper lent, 10 s/it"),
+    ("de", "hab es gelöst, indem ich GC wieder angemacht hab, aber jetzt ist das Training extrem langsam, 10 s/it"),
+    ("ko", "GC 다시 켜서 해결했는데 하지만 이제 학습이 너무 느려요 10 s/it"),
+])
+def test_a_new_problem_after_the_solved_one_is_the_symptom(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) == "slow-training"
+
+
+# --- 5. memory evidence for an OOM: a GUI toolkit's message is none ---------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the GUI crashes with 'Not enough memory resources are available to process this command' when I open "
+           "the sample tab"),
+    ("en", "Exception in Tkinter callback: Tk_GetPixmap: Error from CreateDIBSection Not enough memory resources are "
+           "available to process this command."),
+    ("es", "la interfaz se cierra con el error 'No hay suficientes recursos de memoria disponibles para procesar este "
+           "comando' al abrir la pestaña de muestras"),
+    ("pt", "a interface fecha com o erro 'Não há recursos de memória suficientes disponíveis para processar este "
+           "comando' quando abro a aba de amostras"),
+    ("fr", "l'interface plante avec l'erreur 'Ressources mémoire insuffisantes pour traiter cette commande' quand "
+           "j'ouvre l'onglet des samples"),
+    ("de", "die GUI stürzt ab mit 'Nicht genügend Speicherressourcen verfügbar, um diesen Befehl zu verarbeiten', "
+           "wenn ich den Sample-Tab öffne"),
+    ("ko", "샘플 탭을 열면 GUI가 '이 명령을 처리하기 위한 메모리 리소스가 부족합니다' 에러로 꺼져요"),
+])
+def test_a_gui_toolkits_memory_message_is_no_gpu_oom(index: Index, lang: str, text: str) -> None:
+    assert "gui_memory" in understand(index.matcher, text, lang).concepts
+    _none(index, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the GUI says not enough memory resources, and the trainer log shows CUDA out of memory, "
+           "Tried to allocate 2.00 GiB"),
+    ("es", "me sale CUDA out of memory al entrenar un lora de flux con 12GB"),
+    ("ko", "12GB에서 flux 로라 학습하는데 CUDA out of memory 떠요"),
+])
+def test_a_cuda_oom_stays_an_oom(index: Index, lang: str, text: str) -> None:
+    assert (top_symptom(index, text, lang) or "").startswith("oom-")
+
+
+# --- 6. a feature request's wish for speed, a hang where nothing happens ----------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "feature request: please add torch.compile support to speed up training"),
+    ("en", "would be nice to have an option to make the sample previews faster"),
+    ("es", "sugerencia: por favor añadan soporte de torch.compile para acelerar el entrenamiento"),
+    ("pt", "sugestão: por favor adicionem suporte a torch.compile pra acelerar o treino"),
+    ("fr", "suggestion : merci d'ajouter le support de torch.compile pour accélérer l'entraînement"),
+    ("de", "Vorschlag: bitte fügt Unterstützung für torch.compile hinzu, um das Training zu beschleunigen"),
+    ("ko", "기능 요청: 학습 속도 올리게 torch.compile 지원 추가해 주세요"),
+])
+def test_a_feature_requests_wish_for_speed_is_none(index: Index, lang: str, text: str) -> None:
+    _none(index, lang, text)
+
+
+def test_a_feature_request_beside_a_slow_run_told_stays_slow_training(index: Index) -> None:
+    text = "training is really slow for me, 12 s/it on a 4090. please add torch.compile support"
+    assert top_symptom(index, text, "en") == "slow-training"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "training freezes at step 0 and nothing happens, GPU at 0%"),
+    ("es", "el entrenamiento se congela en el paso 0 y no pasa nada, la GPU al 0%"),
+    ("pt", "o treino trava no passo 0 e não acontece nada, a GPU em 0%"),
+    ("fr", "l'entraînement se fige au step 0 et il ne se passe rien, GPU à 0%"),
+    ("de", "das Training friert bei Schritt 0 ein und es passiert nichts, GPU bei 0%"),
+    ("ko", "학습이 0스텝에서 멈추고 아무 반응이 없어요 GPU 0%"),
+])
+def test_a_hang_where_nothing_happens_is_none(index: Index, lang: str, text: str) -> None:
+    _none(index, lang, text)
