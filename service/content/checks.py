@@ -129,6 +129,7 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     f = "structure/intents.yaml"
     targets = {"symptom": symptoms, "faq": faq_ids, "section": sections, "step": steps}
     implied = {imp.then for imp in content.intents.implies}
+    implied |= {s.becomes for s in content.intents.sentences.subjects if s.becomes}
     names = set(content.concepts) | set(content.features) | implied
     for tid, intent in content.intents.targets.items():
         yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)

@@ -64,6 +64,7 @@ class Subject(BaseModel):
     other: tuple[Key, ...]
     nearest: bool = False
     whole_text: bool = False  # judged on the whole text: another thing's only when the text names no training subject
+    becomes: Key | None = None  # the concept a hit judged another thing's is read as (`outside` may weigh it)
 
 
 class SentenceRules(BaseModel):

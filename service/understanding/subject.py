@@ -6,8 +6,10 @@ Each rule (`intents.yaml` `sentences.subjects`, `content.sentence_models.Subject
 symptom (`told`), those that make the training its subject (the run, the LoRA being trained, its samples, a trainer)
 and those of another subject. A hit of `told` is judged in its sentence: by the subject named nearest to it
 (`nearest`: "I trained it with ai-toolkit, but in ComfyUI the generation is slow" is the generation's), else by any
-training subject the sentence names. A sentence that names no subject takes the text's: another thing's only when
-the text names no training subject at all. Hits judged another thing's are dropped before the concepts are implied.
+training subject the sentence names. A sentence that names no subject follows what the text's other sentences tell
+the symptom of, else the training's when the text names one (`whole_text`: the text is judged as a whole). Hits judged
+another thing's are read as the rule's `becomes` concept (`told_elsewhere`) before the concepts are implied, and
+`intents.yaml` `outside` takes a text whose only symptom is told of something else out of the domain.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from .sentences import Reading
 
 
 def of_the_training(rules: tuple[Subject, ...], reading: Reading, hits: list[Hit]) -> list[Hit]:
-    """The hits without the symptom words a rule judges told of another subject than the training."""
-    dropped: set[Hit] = set()
+    """The hits without the symptom words a rule judges told of another subject than the training: each is read as
+    the rule's `becomes` concept, if it names one (a slowness told of a generation is that, not nothing)."""
+    dropped: dict[Hit, str | None] = {}
     for rule in rules:
         training, other = frozenset(rule.training), frozenset(rule.other)
         subjects = _subjects([h for h in hits if h.concept in training or h.concept in other])
@@ -27,7 +30,7 @@ def of_the_training(rules: tuple[Subject, ...], reading: Reading, hits: list[Hit
             continue
         if rule.whole_text:
             if not any(h.concept in training for h in subjects):
-                dropped.update(h for h in hits if h.concept in rule.told)
+                dropped.update((h, rule.becomes) for h in hits if h.concept in rule.told)
             continue
         judged: dict[Hit, bool] = {}  # told hit -> the training's (True) or another thing's (False)
         unnamed = []
@@ -46,10 +49,18 @@ def of_the_training(rules: tuple[Subject, ...], reading: Reading, hits: list[Hit
         # has become five times slower" before "run speed slower"), else of the training when the text names one.
         verdicts = set(judged.values())
         default = True in verdicts or (not verdicts and any(h.concept in training for h in subjects))
-        dropped.update(h for h, mine in judged.items() if not mine)
+        dropped.update((h, rule.becomes) for h, mine in judged.items() if not mine)
         if not default:
-            dropped.update(unnamed)
-    return [h for h in hits if h not in dropped] if dropped else hits
+            dropped.update((h, rule.becomes) for h in unnamed)
+    if not dropped:
+        return hits
+    out = []
+    for h in hits:
+        if h not in dropped:
+            out.append(h)
+        elif (becomes := dropped[h]) is not None:
+            out.append(Hit(becomes, h.start, h.end))
+    return out
 
 
 def _nearest(hit: Hit, named: list[Hit], training: frozenset[str]) -> bool:

@@ -227,3 +227,51 @@ def test_a_feature_request_beside_a_slow_run_told_stays_slow_training(index: Ind
 ])
 def test_a_hang_where_nothing_happens_is_none(index: Index, lang: str, text: str) -> None:
     _none(index, lang, text)
+
+
+# --- 7. a run stuck at a point is a hang, at the previews a slow preview ----------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my training is stuck at 12% since yesterday, nothing moves"),
+    ("en", "training hangs at step 0 and the GPU sits at 0%"),
+    ("es", "el entrenamiento se queda atascado en el paso 0 y la GPU al 0%"),
+    ("pt", "o treino fica travado em 12% desde ontem"),
+    ("fr", "l'entraînement reste bloqué à 12% depuis hier"),
+    ("de", "das Training hängt bei 12% fest seit gestern"),
+    ("ko", "학습이 12%에서 멈춰 있어요 어제부터"),
+])
+def test_a_run_stuck_at_a_point_is_a_hang_not_a_slow_run(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "stuck" in u.concepts and "speed" not in u.concepts
+    _none(index, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "it keeps getting stuck at generating baseline samples, 0/10 for an hour"),
+    ("es", "se queda atascado en las muestras de referencia, 0/10 desde hace una hora"),
+    ("pt", "fica travado em gerar as amostras, 0/10 faz uma hora"),
+    ("fr", "ça reste bloqué à la génération des samples, 0/10 depuis une heure"),
+    ("de", "es hängt bei der Generierung der Samples, 0/10 seit einer Stunde"),
+    ("ko", "샘플 생성에서 멈춰 있어요 한 시간째 0/10이에요"),
+])
+def test_a_run_stuck_at_the_previews_is_a_slow_preview(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) in ("slow-training", "oom-during-sampling")
+
+
+def test_a_run_stuck_and_crawling_with_a_rate_stays_slow_training(index: Index) -> None:
+    assert top_symptom(index, "training is stuck at 40% and crawling, 300 s/it", "en") == "slow-training"
+
+
+# --- 8. memory named beside a bad result is no memory evidence --------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "with 8GB of VRAM my samples look bad, faces are blurry"),
+    ("es", "con 8GB de VRAM mis muestras se ven mal, las caras salen borrosas"),
+    ("pt", "com 8GB de VRAM minhas amostras ficam ruins, os rostos saem borrados"),
+    ("fr", "avec 8 Go de VRAM mes samples sont moches, les visages sont flous"),
+    ("de", "mit 8GB VRAM sehen meine Samples schlecht aus, die Gesichter sind verschwommen"),
+    ("ko", "VRAM 8GB로 학습했더니 샘플이 안 좋아요 얼굴이 흐릿해요"),
+])
+def test_the_cards_memory_beside_a_bad_result_is_no_oom(index: Index, lang: str, text: str) -> None:
+    assert "oom" not in understand(index.matcher, text, lang).concepts
+    assert top_symptom(index, text, lang) == "weak-samples"
