@@ -3,8 +3,9 @@ and an OOM symptom needs memory evidence. Each mechanism on sentences written fo
 in six languages (none is a line of the real-message corpora): a generation's slowness in another program beside a
 training named elsewhere, a generation's bad result with no training named, another domain's model, a post that says
 its problem is solved, a GUI toolkit's "not enough memory resources", a feature request's wish for speed, a hang where
-nothing happens; and the positive twin of each (the training's own rate, the trained LoRA's outcome, a CUDA OOM, a
-problem solved but another told after "but")."""
+nothing happens, a run stuck at a point, the card's memory named beside a bad result, an OOM the user does not want, a
+container OOM-killed by the host, a wish for better previews; and the positive twin of each (the training's own rate,
+the trained LoRA's outcome, a CUDA OOM, a problem solved but another told after "but", stuck at the previews)."""
 
 from __future__ import annotations
 
@@ -275,3 +276,48 @@ def test_a_run_stuck_and_crawling_with_a_rate_stays_slow_training(index: Index) 
 def test_the_cards_memory_beside_a_bad_result_is_no_oom(index: Index, lang: str, text: str) -> None:
     assert "oom" not in understand(index.matcher, text, lang).concepts
     assert top_symptom(index, text, lang) == "weak-samples"
+
+
+# --- 9. an OOM only wished away, a container killed by the host, a wish for better previews --------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "how much VRAM do I need to train a flux lora? I don't want to run out of memory"),
+    ("es", "¿cuánta VRAM necesito para entrenar un lora de flux? no quiero quedarme sin memoria"),
+    ("pt", "quanta VRAM eu preciso pra treinar uma lora de flux? não quero ficar sem memória"),
+    ("fr", "il faut combien de VRAM pour entraîner un lora flux ? je ne veux pas manquer de mémoire"),
+    ("de", "wie viel VRAM brauche ich für ein Flux-LoRA? ich will nicht ständig OOMs bekommen"),
+    ("ko", "flux 로라 학습하려면 VRAM 얼마나 필요해요? 메모리 부족 날까봐 걱정돼요"),
+])
+def test_an_oom_the_user_does_not_want_is_no_oom(index: Index, lang: str, text: str) -> None:
+    assert "oom" not in understand(index.matcher, text, lang).concepts
+    assert not (top_symptom(index, text, lang) or "").startswith("oom-")
+
+
+def test_an_oom_told_beside_what_the_user_wants_stays_an_oom(index: Index) -> None:
+    text = "I want to train a flux lora but I run out of memory at step 2"
+    assert top_symptom(index, text, "en") == "oom-early-steps"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the docker container gets OOM killed when caching latents, the host has 32GB"),
+    ("es", "el contenedor de docker se muere por OOM killed al cachear los latentes, el host tiene 32GB"),
+    ("pt", "o container do docker toma OOM killed no cache dos latentes, o host tem 32GB"),
+    ("fr", "le conteneur docker se fait OOM killed pendant la mise en cache des latents, l'hôte a 32 Go"),
+    ("de", "der Docker-Container wird beim Latent-Caching OOM killed, der Host hat 32GB"),
+    ("ko", "latent 캐싱할 때 도커 컨테이너가 OOM killed 돼요 호스트는 32GB예요"),
+])
+def test_a_container_oom_killed_is_the_hosts_memory(index: Index, lang: str, text: str) -> None:
+    assert "host_ram" in understand(index.matcher, text, lang).concepts
+    _none(index, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "would be nice to have better quality previews, like using more sample steps by default"),
+    ("es", "estaría bien tener previews de mejor calidad, por ejemplo con más pasos de muestreo por defecto"),
+    ("pt", "seria legal ter previews com mais qualidade, tipo usar mais passos de amostragem por padrão"),
+    ("fr", "ce serait bien d'avoir des aperçus de meilleure qualité, genre plus d'étapes d'échantillonnage par défaut"),
+    ("de", "wäre schön, Vorschauen in besserer Qualität zu haben, also standardmäßig mehr Sampling-Schritte"),
+    ("ko", "기본값으로 샘플링 스텝을 늘려서 미리보기 품질이 더 좋았으면 좋겠어요 기능 요청입니다"),
+])
+def test_a_wish_for_better_previews_is_no_weak_result(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) != "weak-samples"
