@@ -81,5 +81,5 @@ def _subjects(hits: list[Hit]) -> list[Hit]:
 
 
 def _distance(a: Hit, b: Hit) -> int:
-    """Words between two hits (0 when they overlap)."""
+    """Words between two hits (0 when they touch or overlap)."""
     return max(0, b.start - a.end, a.start - b.end)
