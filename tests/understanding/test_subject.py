@@ -160,7 +160,7 @@ def test_a_problem_told_as_solved_is_none(index: Index, lang: str, text: str) ->
     ("pt", "já resolvi ligando o GC, mas agora o treino tá muito lento, 10 s/it"),
     ("fr", "édit résolu en réactivant le GC, mais maintenant l'entraînement est hyper lent, 10 s/it"),
     ("de", "hab es gelöst, indem ich GC wieder angemacht hab, aber jetzt ist das Training extrem langsam, 10 s/it"),
-    ("ko", "GC 다시 켜서 해결했는데 하지만 이제 학습이 너무 느려요 10 s/it"),
+    ("ko", "GC 다시 켜서 해결했어요. 하지만 이제 학습이 너무 느려요 10 s/it"),
 ])
 def test_a_new_problem_after_the_solved_one_is_the_symptom(index: Index, lang: str, text: str) -> None:
     assert top_symptom(index, text, lang) == "slow-training"
