@@ -129,6 +129,7 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     f = "structure/intents.yaml"
     targets = {"symptom": symptoms, "faq": faq_ids, "section": sections, "step": steps}
     implied = {imp.then for imp in content.intents.implies}
+    implied |= {s.becomes for s in content.intents.sentences.subjects if s.becomes}
     names = set(content.concepts) | set(content.features) | implied
     for tid, intent in content.intents.targets.items():
         yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)
@@ -162,6 +163,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for part in ("events", "told", "asides", "cues", "qualifiers"):
         for i, ref in enumerate(getattr(rules, part)):
             yield from missing(f, f"sentences.{part}.{i}", ref, names, "concept")
+    for i, subject in enumerate(rules.subjects):
+        for ref in (*subject.told, *subject.training, *subject.other):
+            yield from missing(f, f"sentences.subjects.{i}", ref, names, "concept")
     for lang, text in content.texts.items():
         f = f"text/{lang}/vocabulary.yaml"
         for concept in content.concepts:

@@ -51,6 +51,25 @@ class SentenceMarkers(BaseModel):
     elided: tuple[Affix, ...] = ()
 
 
+class Subject(BaseModel):
+    """Whose symptom a sentence tells (`understanding/subject.py`): a hit of `told` (a slowness, a weak result) is
+    the training's when the sentence names one of `training` as its subject, another thing's when it names only one
+    of `other` (a generation, another program, another domain's model). With `nearest`, the subject named nearest to
+    the hit decides ("I trained it with ai-toolkit, but in ComfyUI the generation is slow": the generation's). A
+    sentence that names no subject follows what the text's other sentences tell the symptom of, else the training's
+    when the text names one. With `whole_text`, only a text that names no `training` subject at all tells it of another
+    thing ("the videos I generate with Wan look washed out"; a generation is also how a trained LoRA is looked at)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    told: tuple[Key, ...]
+    training: tuple[Key, ...]
+    other: tuple[Key, ...]
+    nearest: bool = False
+    whole_text: bool = False  # judged on the whole text: another thing's only when the text names no training subject
+    becomes: Key | None = None  # the concept a hit judged another thing's is read as (`outside` may weigh it)
+
+
 class SentenceRules(BaseModel):
     """How sentences weigh (`understanding/sentences.py`): `events` told only in past, hypothetical or negated
     words are not the present state; a sentence with one of `told` tells a symptom of the guide, so one of
@@ -65,3 +84,4 @@ class SentenceRules(BaseModel):
     cues: tuple[Key, ...] = ()
     qualifiers: tuple[Key, ...] = ()
     near: int = 1
+    subjects: tuple[Subject, ...] = ()

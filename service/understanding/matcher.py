@@ -7,10 +7,11 @@ text (engine layer): same text, same knowledge, same answer. What it remembers b
   read log (`logs.read_log`, with `prose.split_text` for the user's own words) -> sentences (`sentences`: split,
   the token budget filled by sentence, each analysed: `normalize`, `analysis.Analyzer.read`) -> spot concepts
   (`lexicon.Lexicon.spot`) -> gate the hits (`gate`: avoided; `sentences.told_now`: past, hypothetical, denied;
-  `gate.side_remarks`) -> extract stated context (`extract.stated_context`, `prose.counter_step`,
-  `prose.pasted_arch`) -> build features (`features`) -> gate (`gate`: outside, domain) -> rank (`rank`)
-  -> outcome (`outcome`, called by the answers). Search ranks what the text is about alone (`gate.told_hits`,
-  `gate.figure_units`; none under a title of another subject, `gate.title_veto`).
+  `gate.side_remarks`; `subject`: a slowness or a bad result told of something else than the training) -> extract
+  stated context (`extract.stated_context`, `prose.counter_step`, `prose.pasted_arch`) -> build features
+  (`features`) -> gate (`gate`: outside, domain) -> rank (`rank`) -> outcome (`outcome`, called by the answers).
+  Search ranks what the text is about alone (`gate.told_hits`, `gate.figure_units`; none under a title of another
+  subject, `gate.title_veto`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
 from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, near_the_failure, read_sentences, told_now
+from .subject import of_the_training
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
@@ -197,6 +199,7 @@ def understand(
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
+    hits = of_the_training(reader.rules.subjects, reading, hits)
     concepts = _implied(matcher, hits, reading)
     stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
