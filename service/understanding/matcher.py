@@ -185,13 +185,13 @@ def understand(
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
-    concepts = _implied(matcher, hits, reading)
     stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)
     if family is None:
         family = _pasted_family(matcher, pasted)
     features = _features(text, stated, log, families)
+    concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
     domain = in_domain(present, log, matcher.domain, matcher.outside)
     ranked = rank(matcher, present, similarity(matcher, tokens, caches), caches) if domain else ()
@@ -209,14 +209,15 @@ def understand(
     )
 
 
-def _implied(matcher: Matcher, hits: list[Hit], reading: Reading) -> set[str]:
+def _implied(matcher: Matcher, hits: list[Hit], reading: Reading, features: frozenset[str]) -> set[str]:
     """The concepts of the hits, and those `intents.yaml` `implies` adds: from one sentence's concepts, or from
-    the whole text's for an implication said `across` sentences."""
+    the whole text's (and its features: a pasted bar's rate under "is this normal?") for an implication said
+    `across` sentences."""
     by_sentence: dict[int, set[str]] = {}
     for h in hits:
         by_sentence.setdefault(reading.sentence_of(h.start), set()).add(h.concept)
     concepts = set().union(*(implied(c, matcher.implies) for c in by_sentence.values()))
-    return implied(concepts, matcher.sentences.across)
+    return implied(concepts | features, matcher.sentences.across) - features
 
 
 def _stated(

@@ -1,0 +1,165 @@
+"""Issue 12, session 6 (`posts`): OOM details stated, not guessed (GC on, the first steps, the batch size in every
+form a trainer or a user writes it), a pasted progress bar's rate asked about, the sides of a training size, and a
+long post's sentences that matter read within the budget. Sentences written for the test, never a line of a thread."""
+
+from __future__ import annotations
+
+import pytest
+
+from remedy.index.build import Index
+from remedy.understanding.log_bars import seconds_per_step
+from remedy.understanding.matcher import understand
+
+from .probes import top_symptom
+
+_BAR = "steps:  12%|#1        | 120/1000 [10:00<1:13:20,  5.00s/it, lr: 1e-4 loss: 0.12]"
+
+
+# --- GC on is stated, never guessed ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "CUDA out of memory even with bs=1"),
+    ("en", "still out of memory after I enabled cache latents and fp8"),
+    ("es", "sigue dando out of memory incluso con batch 1"),
+    ("pt", "continua sem memória mesmo com batch 1"),
+    ("fr", "toujours CUDA out of memory même avec un batch de 1"),
+    ("de", "immer noch CUDA out of memory, sogar mit Batchgröße 1"),
+    ("ko", "배치 1로 해도 계속 메모리 부족"),
+])
+def test_an_on_word_said_of_another_setting_is_no_gc_on(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert u.stated.gradient_checkpointing is None
+    assert top_symptom(index, text, lang) == "oom-general"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "gradient checkpointing is on and it still runs out of memory"),
+    ("es", "tengo el gradient checkpointing activado y sigue el out of memory"),
+    ("ko", "그래디언트 체크포인팅 켰는데도 메모리 부족"),
+])
+def test_gc_told_on_keeps_the_oom_that_persists(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) == "oom-persists-with-gc"
+
+
+# --- the first steps need their evidence --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "CUDA out of memory after setting gradient_checkpointing: false, batch size 2"),
+    ("es", "CUDA out of memory después de poner gradient_checkpointing: false, batch size 2"),
+    ("pt", "CUDA out of memory depois de colocar gradient_checkpointing: false, batch size 2"),
+    ("fr", "CUDA out of memory après avoir mis gradient_checkpointing: false, batch size 2"),
+    ("de", "CUDA out of memory, nachdem ich gradient_checkpointing: false gesetzt habe, Batch Size 2"),
+    ("ko", "gradient_checkpointing: false로 바꾸고 나서 계속 OOM 남"),
+])
+def test_an_oom_with_gc_off_and_no_step_told_is_no_first_step_oom(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) == "oom-general"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "gradient checkpointing off and it OOMs at step 2"),
+    ("es", "con el GC desactivado da OOM en el paso 2"),
+    ("de", "GC aus und OOM gleich beim zweiten Step"),
+])
+def test_a_step_told_early_keeps_the_first_step_oom(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) == "oom-early-steps"
+
+
+# --- the batch size, in every form ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "CUDA out of memory even with a batch size of 1"),
+    ("en", "OOM even with bs=1"),
+    ("en", "OOM with batch 1 at 512"),
+    ("en", "OOM even at 1 per device"),
+    ("en", "out of memory with batch size per device 1"),
+    ("es", "me quedo sin memoria con un tamaño de lote de 1"),
+    ("es", "sin memoria con 1 por dispositivo"),
+    ("pt", "falta de memória com 1 por dispositivo"),
+    ("fr", "plus de mémoire avec 1 par appareil"),
+    ("de", "Speicher voll mit 1 pro Gerät"),
+    ("ko", "디바이스당 1인데 메모리 부족"),
+    ("ko", "배치 사이즈 1인데도 메모리 부족"),
+])
+def test_the_batch_size_told_in_prose(index: Index, lang: str, text: str) -> None:
+    assert understand(index.matcher, text, lang).stated.batch_size == 1
+
+
+@pytest.mark.parametrize("paste", [
+    "--train_batch_size=1",  # sd-scripts, diffusers, SimpleTuner flags
+    "--train_batch_size 1",
+    "['/usr/bin/python3', 'train_network.py', '--cache_latents', '--train_batch_size=1', '--max_train_epochs=12']",
+    "train_batch_size = 1",  # a toml
+    '"--train_batch_size": 1,',  # SimpleTuner config.json
+    "TRAIN_BATCH_SIZE=1",  # SimpleTuner config.env
+    "export TRAIN_BATCH_SIZE=1",
+    '"batch_size": 1,',  # OneTrainer, kohya_ss JSON
+    "batch_size: 1",  # AI Toolkit YAML
+    "train.batch_size=1",
+    "micro_batch_size_per_gpu = 1",  # diffusion-pipe
+    "per_device_train_batch_size: 1",  # transformers-style
+    "batch size per device / バッチサイズ: 1",  # sd-scripts' own log
+    "Instantaneous batch size per device = 1",  # diffusers' and SimpleTuner's log
+])
+def test_the_batch_size_of_every_trainers_paste(index: Index, paste: str) -> None:
+    u = understand(index.matcher, paste + "\ntorch.OutOfMemoryError: CUDA out of memory.", "en")
+    assert u.stated.batch_size == 1
+
+
+# --- a progress bar's rate asked about ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("line", "seconds"), [
+    (_BAR, 5.0),
+    ("my_lora:   2%|   | 49/3000 [13:26<00:08, 4.00it/s, lr: 1.0e-04]", 0.25),
+    ("steps:  12%|#1        | 120/1000 [10:00<?, ?it/s]", None),
+])
+def test_a_bars_rate_is_read_as_seconds_per_step(line: str, seconds: float | None) -> None:
+    assert seconds_per_step(line) == seconds
+
+
+@pytest.mark.parametrize(("lang", "question"), [
+    ("en", "is this normal?"),
+    ("es", "¿es normal?"),
+    ("pt", "isso é normal?"),
+    ("fr", "c'est normal ?"),
+    ("de", "ist das normal?"),
+    ("ko", "이거 정상인가요?"),
+])
+def test_a_bar_under_is_this_normal_is_a_rate_asked_about(index: Index, lang: str, question: str) -> None:
+    assert top_symptom(index, question + "\n" + _BAR, lang) == "slow-training"
+    assert top_symptom(index, _BAR + "\n" + question, lang) == "slow-training"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "is this normal?\nsteps:  12%|#1        | 120/1000 [10:00<?, ?it/s, lr: 1e-4]"),  # no rate shown yet
+    ("en", "my loss looks like this, is this normal?\n" + _BAR),  # asked of the loss
+    ("es", "mi loss se ve así, ¿es normal?\n" + _BAR),
+    ("de", "der Loss sieht so aus, ist das normal?\n" + _BAR),
+    ("ko", "로스가 이렇게 나오는데 정상인가요?\n" + _BAR),
+])
+def test_a_bar_asked_about_for_something_else_is_no_slowness(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) is None
+
+
+def test_a_bar_with_no_question_is_no_slowness(index: Index) -> None:
+    assert top_symptom(index, "here is my log\n" + _BAR, "en") is None
+
+
+# --- the sides of a training size -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("paste", "resolutions"), [
+    ("accelerate launch train_cogvideox_lora.py --height 480 --width 720 --train_batch_size 1", (720,)),
+    ("python train.py --width=832 --height=480 --use_gradient_checkpointing", (832,)),
+    ("export WIDTH=768\nexport HEIGHT=1024", (1024,)),
+    # AI Toolkit's sample block gives the previews' size, not the training's
+    ("sample:\n  width: 1024\n  height: 1024\ndatasets:\n  - resolution: [512, 768]", (512, 768)),
+])
+def test_height_and_width_flags_give_the_training_size(
+    index: Index, paste: str, resolutions: tuple[int, ...],
+) -> None:
+    u = understand(index.matcher, paste + "\ntorch.OutOfMemoryError: CUDA out of memory.", "en")
+    assert u.stated.resolutions == resolutions
