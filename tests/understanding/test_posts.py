@@ -9,6 +9,7 @@ import pytest
 from remedy.index.build import Index
 from remedy.understanding.log_bars import seconds_per_step
 from remedy.understanding.matcher import understand
+from remedy.understanding.prose import prose_of
 
 from .probes import top_symptom
 
@@ -163,3 +164,38 @@ def test_height_and_width_flags_give_the_training_size(
 ) -> None:
     u = understand(index.matcher, paste + "\ntorch.OutOfMemoryError: CUDA out of memory.", "en")
     assert u.stated.resolutions == resolutions
+
+
+# --- a long post's sentences that matter, within the budget --------------------------------------------------------
+
+_LONG = {  # a past, slow story told again and again, then the present failure, told last
+    "en": ("Last month my first LoRA on the old card took forever to train, it was really slow.",
+           "Now it crashes running out of memory at step 3 every single time."),
+    "es": ("El mes pasado mi primera LoRA en la tarjeta vieja tardó una eternidad, era muy lenta.",
+           "Ahora se cae sin memoria en el paso 3 cada vez."),
+    "pt": ("No mês passado minha primeira LoRA na placa antiga demorou uma eternidade, era muito lenta.",
+           "Agora fica sem memória no passo 3 toda vez."),
+    "fr": ("Le mois dernier ma première LoRA sur l'ancienne carte a pris une éternité, c'était très lent.",
+           "Maintenant ça plante par manque de mémoire au step 3 à chaque fois."),
+    "de": ("Letzten Monat hat meine erste LoRA auf der alten Karte ewig gedauert, es war sehr langsam.",
+           "Jetzt stürzt es jedes Mal bei Step 3 mit zu wenig Speicher ab."),
+    "ko": ("지난달에 예전 카드로 처음 로라 학습할 때는 엄청 오래 걸렸고 진짜 느렸어요.",
+           "지금은 매번 3스텝에서 메모리 부족 나요."),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_LONG))
+def test_a_long_post_reads_its_present_failure_before_its_past_story(index: Index, lang: str) -> None:
+    past, now = _LONG[lang]
+    text = "Flux LoRA\n" + " ".join([past] * 12) + " " + now  # twelve times the story: past the token budget
+    u = understand(index.matcher, text, lang)
+    assert u.stated.step == 3
+    assert top_symptom(index, text, lang) == "oom-early-steps"
+
+
+def test_a_question_asked_under_a_long_paste_is_the_users() -> None:
+    lines = [f"I changed option number {n} and tried again" for n in range(12)]
+    text = "OOM on my 4090\n" + "\n".join(lines) + "\ntorch.OutOfMemoryError: CUDA out of memory.\nwhat else can I try?"
+    prose = prose_of(text)
+    assert "what else can I try?" in prose
+    assert "option number 11" not in prose  # past the first lines, only the questions
