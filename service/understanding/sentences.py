@@ -36,6 +36,9 @@ _END = re.compile(r"[?\uff1f!]+|\.(?=\s|$)|\n")
 # spaces ("no errors, OOM at step 3": the negation does not reach past the comma).
 _CLAUSE = re.compile(r"[,;:)(](?=\s)|\s[-\u2013\u2014]\s")
 _HANGUL = re.compile("[\uac00-\ud7a3]")
+# A one-word aside marker opens its sentence ("Also, unrelated: ...", "Btw is there ..."): "it was also stuck",
+# "il plante aussi" is no aside; a phrase ("by the way", "another thing") is one wherever it stands.
+ASIDE_OPENS = 3
 SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
 
 _REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1}  # the way it reaches
@@ -269,7 +272,7 @@ def _status(
     for k, s in enumerate(sentences):
         marks = _markers(tokens, s.start, s.end, language)
         asking[k] = any(kind == "question" for _, kind, _ in marks)
-        aside[k] = any(kind == "aside" for _, kind, _ in marks)
+        aside[k] = any(kind == "aside" and (end - i > 1 or i - s.start < ASIDE_OPENS) for i, kind, end in marks)
         bounds = (s.start, *s.clauses, s.end)
         presents = [i for i, kind, _ in marks if kind == "present"]
         for i, kind, end in marks:

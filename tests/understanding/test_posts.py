@@ -199,3 +199,28 @@ def test_a_question_asked_under_a_long_paste_is_the_users() -> None:
     prose = prose_of(text)
     assert "what else can I try?" in prose
     assert "option number 11" not in prose  # past the first lines, only the questions
+
+
+# --- a one-word aside marker opens its sentence ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Training got stuck at 8%. The first run was also stuck at 7% and did not continue."),
+    ("es", "El entrenamiento se quedó atascado en 8%. La primera vez además se quedó en 7% y no avanza."),
+    ("pt", "O treino travou em 8%. A primeira vez também travou em 7% e não sai do lugar."),
+    ("fr", "L'entraînement est bloqué à 8%. La première fois il était aussi bloqué à 7% et n'avance plus."),
+    ("de", "Das Training hängt bei 8%. Beim ersten Mal hing es außerdem bei 7% und kommt nicht weiter."),
+    ("ko", "학습이 8%에서 멈췄어요. 처음에도 7%에서 진행이 안 됐어요."),
+])
+def test_also_inside_a_sentence_is_no_aside(index: Index, lang: str, text: str) -> None:
+    # the sentence that says the run did not go on is the user's story, not a side remark: a hang, no slow run
+    assert top_symptom(index, text, lang) is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Also, unrelated: does the toolkit support Wan 2.2? My run OOMs at step 3."),
+    ("es", "Además, otra cosa: ¿el toolkit soporta Wan 2.2? Mi entrenamiento da OOM en el paso 3."),
+    ("de", "Außerdem, andere Frage: unterstützt das Toolkit Wan 2.2? Mein Training hat OOM bei Step 3."),
+])
+def test_an_aside_that_opens_its_sentence_stays_an_aside(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) == "oom-early-steps"
