@@ -223,3 +223,31 @@ def test_common_words_are_not_corrected_into_new_vocabulary(index: Index, lang: 
     u = understand(index.matcher, text, lang)
     assert kept in u.concepts
     assert not_read not in u.concepts
+
+
+# --- 7. the card's memory named beside a weak outcome is no OOM; a run not halfway after hours is slow -----------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I have a 4090 with 24GB VRAM but the lora results are terrible"),
+    ("es", "tengo una 4090 con 24GB de VRAM pero los resultados de la lora son horribles"),
+    ("pt", "tenho uma 4090 com 24GB de VRAM mas os resultados da lora são horríveis"),
+    ("fr", "j'ai une 4090 avec 24 Go de VRAM mais les résultats de la lora sont horribles"),
+    ("de", "ich hab eine 4090 mit 24GB VRAM, aber die Ergebnisse vom LoRA sind grottig"),
+    ("ko", "24GB VRAM 4090인데 로라 결과물이 너무 구려요"),
+])
+def test_the_cards_memory_beside_a_weak_outcome_is_no_oom(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert "oom" not in u.concepts
+    assert _symptom(u) == "weak-samples"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "12 hours of training and it's not even halfway"),
+    ("es", "12 horas y el entrenamiento ni a la mitad"),
+    ("pt", "12 horas de treino e nem na metade"),
+    ("fr", "12 heures d'entraînement et même pas à la moitié"),
+    ("de", "seit 12 Stunden am Trainieren und nicht mal bei der Hälfte"),
+    ("ko", "12시간째 학습 중인데 반도 안 됐어요"),
+])
+def test_hours_and_not_halfway_is_slow_training(index: Index, lang: str, text: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == "slow-training"
