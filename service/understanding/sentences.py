@@ -276,8 +276,9 @@ def _status(
     """The tokens told as past; each hypothetical or negation marker (start, end, direction); per sentence,
     whether a question marker is in it, and whether an aside marker is.
 
-    A marker of the past makes past the words of its clause, up to a marker of the present or a contrast ("I used
-    to get OOMs but now it is slow"); a marker alone in its clause ("Previously, it OOMed") the rest of the sentence.
+    A marker of the past makes past the words of its clause between markers of the present or a contrast ("I used
+    to get OOMs but now it is slow"; "OOM at step 3 but it used to work fine": the OOM is now); a marker alone in
+    its clause ("Previously, it OOMed") the rest of the sentence.
     Another clause keeps its own time ("it worked before the update, after it OOMs at step 1": present). A marker
     of a settled state ("bug solved", "runs fine") makes past its clause up to itself: "it runs fine for 600 steps,
     then OOMs" still tells the OOM."""
@@ -292,6 +293,7 @@ def _status(
         aside[k] = any(kind == "aside" and (end - i > 1 or i - s.start < ASIDE_OPENS) for i, kind, end in marks)
         bounds = (s.start, *s.clauses, s.end)
         presents = [i for i, kind, _ in marks if kind == "present"]
+        present_ends = [end for _, kind, end in marks if kind == "present"]
         for i, kind, end in marks:
             if kind == "settled":
                 # "the OOM is solved", "training runs fine": what the clause told up to the marker is over, unless
@@ -299,12 +301,13 @@ def _status(
                 c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
                 denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
                 if not (s.question or asking[k] or denied):
-                    settled.append((bounds[c], i, end))
+                    settled.append((max([e for e in present_ends if bounds[c] <= e <= i] or [bounds[c]]), i, end))
                 continue
             if kind != "past":
                 continue
             c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
             start, stop = bounds[c], bounds[c + 1]
+            start = max([e for e in present_ends if start <= e <= i] or [start])
             if start == i and end == stop:
                 stop = s.end  # "Previously, ...": the marker alone in its clause sets the time of the sentence
             stop = min([p for p in presents if end <= p < stop] or [stop])

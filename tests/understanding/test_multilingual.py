@@ -452,3 +452,16 @@ def test_a_beginner_is_no_start_of_the_run(index: Index, lang: str, text: str) -
     u = understand(index.matcher, text, lang)
     assert "beginner" in u.concepts and "early" not in u.concepts
     assert first_symptom(u) == "oom-general"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "it runs out of memory at step 3 but it used to work fine last week"),
+    ("es", "se queda sin memoria en el paso 3 pero la semana pasada funcionaba bien"),
+    ("pt", "fica sem memória no passo 3 mas semana passada funcionava"),
+    ("fr", "plus de mémoire à l'étape 3 mais la semaine dernière ça marchait"),
+    ("de", "der Speicher läuft bei Schritt 3 voll, aber letzte Woche ging es noch"),
+    ("ko", "3스텝에서 메모리 부족 나요 하지만 지난주에는 잘 됐어요"),
+])
+def test_the_past_after_a_contrast_leaves_the_failure_before_it_now(index: Index, lang: str, text: str) -> None:
+    # the past marker's clause starts after the contrast ("but"): what is told before it is the present
+    assert _top_symptom(index, text, lang) == "oom-early-steps"
