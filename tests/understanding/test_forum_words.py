@@ -160,3 +160,62 @@ def test_a_setting_not_found_asks_where_to_change(client: TestClient, lang: str,
 ])
 def test_a_run_that_drags_on_is_slow_training(index: Index, lang: str, text: str) -> None:
     assert top_symptom(index, text, lang) == "slow-training"
+
+
+# --- 6. of two steps named, the one told as passed is not the failing one ----------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "it gets through step 1 and then cuda oom on step 2"),
+    ("es", "el paso 1 lo termina sin problema y despues cuda oom en el paso 2"),
+    ("pt", "o passo 1 termina de boa e depois cuda oom no passo 2"),
+    ("fr", "il passe le step 1 puis cuda oom au step 2"),
+    ("de", "Schritt 1 schafft er noch, dann CUDA OOM in Schritt 2"),
+    ("ko", "1스텝은 통과하고 2스텝에서 cuda oom"),
+])
+def test_a_step_told_as_passed_is_not_the_failing_step(client: TestClient, lang: str, text: str) -> None:
+    answer = _diagnose(client, lang, text)
+    assert _symptom_id(answer) == "oom-early-steps"
+    context = answer.get("context")
+    assert isinstance(context, dict) and context.get("step") == 2
+
+
+# --- 7. a size named after steps ran fine is the bucket that came up, one of several ------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "it trains fine for an hour and then ooms, my guess is the 1536 pictures"),
+    ("es", "entrena bien una hora y luego oom, sospecho de las fotos de 1536"),
+    ("pt", "treina bem por uma hora e depois da oom, desconfio das fotos de 1536"),
+    ("fr", "ça entraîne bien pendant une heure puis OOM, je soupçonne les images en 1536"),
+    ("de", "trainiert eine Stunde sauber, dann OOM, ich tippe auf die 1536er Bilder"),
+    ("ko", "한 시간 정도 잘 돌다가 oom, 1536 이미지 때문인 것 같아요"),
+])
+def test_a_size_named_after_a_while_is_a_bucket_spike(client: TestClient, lang: str, text: str) -> None:
+    answer = _diagnose(client, lang, text)
+    assert _symptom_id(answer) == "oom-bucket-spike"
+    assert "drop-highest-bucket" in _step_ids(answer)
+
+
+# --- 8. a faint or generic result is weak; downloading the LoRA is no setting of the guide ------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the lora is so faint, the face looks generic"),
+    ("es", "la lora sale con una cara genérica, casi no se nota"),
+    ("pt", "a lora deixa um rosto genérico, quase não aparece"),
+    ("fr", "la lora donne un visage générique, ça se voit à peine"),
+    ("de", "das LoRA wirkt generisch, das Gesicht ist kaum zu erkennen"),
+    ("ko", "로라 결과가 흔한 얼굴로만 나와요"),
+])
+def test_a_faint_or_generic_result_is_weak(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) == "weak-samples"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "where do i download the lora file once the job is done?"),
+    ("es", "donde descargo el archivo de la lora cuando termina el trabajo?"),
+    ("pt", "onde eu baixo o arquivo da lora quando o job termina?"),
+    ("fr", "où je télécharge le fichier de la lora quand le job est fini ?"),
+    ("de", "wo lade ich die LoRA-Datei runter, wenn der Job fertig ist?"),
+    ("ko", "작업 끝나면 로라 파일은 어디서 다운받아요?"),
+])
+def test_where_to_download_the_lora_is_outside(client: TestClient, lang: str, text: str) -> None:
+    assert search(client, lang, text)["match"] == "none"
