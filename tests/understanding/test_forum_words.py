@@ -219,3 +219,37 @@ def test_a_faint_or_generic_result_is_weak(index: Index, lang: str, text: str) -
 ])
 def test_where_to_download_the_lora_is_outside(client: TestClient, lang: str, text: str) -> None:
     assert search(client, lang, text)["match"] == "none"
+
+
+# --- 9. a success report asks nothing; a fall of the speed is no crash --------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "thanks, turning gc back on fixed it, training runs now"),
+    ("es", "gracias, volver a activar el gc lo arreglo, ya entrena"),
+    ("pt", "valeu, religar o gc resolveu, agora treina"),
+    ("fr", "merci, remettre le gc a réglé le problème, ça entraîne maintenant"),
+    ("de", "danke, GC wieder an hat es gelöst, Training läuft jetzt"),
+    ("ko", "감사합니다 gc 다시 켜니까 해결됐어요 이제 학습 잘 돼요"),
+])
+def test_a_success_report_is_outside(client: TestClient, lang: str, text: str) -> None:
+    assert _symptom_id(_diagnose(client, lang, text)) is None
+    assert search(client, lang, text)["match"] == "none"
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("en", "turning gc on didn't fix it, still oom at step 2", "oom-persists-with-gc"),
+    ("es", "activar el gc no lo arreglo, sigue el oom en el paso 2", "oom-persists-with-gc"),
+    ("de", "GC an hat nicht geholfen, immer noch OOM bei Schritt 2", "oom-persists-with-gc"),
+    ("ko", "gc 켜니까 해결됐는데 속도가 너무 느려요", "slow-training"),
+    ("fr", "merci c'est réglé, mais les samples sont moches", "weak-samples"),
+])
+def test_a_fix_denied_or_followed_by_a_new_problem_is_read(index: Index, lang: str, text: str, symptom: str) -> None:
+    assert top_symptom(index, text, lang) == symptom
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("pt", "a velocidade caiu de 2 it/s pra 0.5 it/s depois de algumas centenas de passos, por que?", "slow-training"),
+    ("pt", "o treino caiu no passo 3 por falta de memoria", "oom-early-steps"),
+])
+def test_a_fall_of_the_speed_is_no_crash(index: Index, lang: str, text: str, symptom: str) -> None:
+    assert top_symptom(index, text, lang) == symptom
