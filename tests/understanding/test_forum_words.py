@@ -230,6 +230,12 @@ def test_where_to_download_the_lora_is_outside(client: TestClient, lang: str, te
     ("fr", "merci, remettre le gc a réglé le problème, ça entraîne maintenant"),
     ("de", "danke, GC wieder an hat es gelöst, Training läuft jetzt"),
     ("ko", "감사합니다 gc 다시 켜니까 해결됐어요 이제 학습 잘 돼요"),
+    ("en", "the lora works great, thanks for the guide!"),
+    ("es", "la lora quedo genial, gracias por la guia!"),
+    ("pt", "a lora ficou otima, valeu pelo guia!"),
+    ("fr", "la lora est top, merci pour le guide !"),
+    ("de", "das LoRA ist super geworden, danke für den Guide!"),
+    ("ko", "로라 잘 나왔어요 가이드 감사합니다!"),
 ])
 def test_a_success_report_is_outside(client: TestClient, lang: str, text: str) -> None:
     assert _symptom_id(_diagnose(client, lang, text)) is None
