@@ -259,3 +259,29 @@ def test_a_fix_denied_or_followed_by_a_new_problem_is_read(index: Index, lang: s
 ])
 def test_a_fall_of_the_speed_is_no_crash(index: Index, lang: str, text: str, symptom: str) -> None:
     assert top_symptom(index, text, lang) == symptom
+
+
+# --- 10. weak results told by what comes out: the face on everyone, the style not taken, the training pose copied --
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "after training, every person in my images gets her face, even the men"),
+    ("es", "despues de entrenar todas las personas salen con su cara, hasta los hombres"),
+    ("pt", "depois do treino todo mundo sai com o rosto dela, até os homens"),
+    ("fr", "après l'entraînement tout le monde a son visage, même les hommes"),
+    ("de", "nach dem Training haben alle Personen ihr Gesicht, sogar die Männer"),
+    ("ko", "학습 후에 모든 사람 얼굴이 다 그 사람 얼굴로 나와요 남자들까지"),
+    ("en", "the style lora doesn't transfer the style at all, outputs look like plain flux"),
+    ("es", "la lora de estilo no transmite el estilo para nada, sale como flux normal"),
+    ("pt", "a lora de estilo não passa o estilo nada, sai igual o flux normal"),
+    ("fr", "la lora de style ne transmet pas du tout le style, on dirait flux de base"),
+    ("de", "das Style-LoRA überträgt den Stil überhaupt nicht, sieht aus wie normales Flux"),
+    ("ko", "스타일 로라인데 스타일이 전혀 안 먹어요 그냥 기본 flux처럼 나와요"),
+    ("en", "my lora only ever generates the same pose as the training photos"),
+    ("es", "mi lora solo genera la misma pose que las fotos del entrenamiento"),
+    ("pt", "minha lora só gera a mesma pose das fotos do treino"),
+    ("fr", "ma lora génère toujours la même pose que les photos d'entraînement"),
+    ("de", "mit dem LoRA kommt immer nur dieselbe Pose raus wie im Training"),
+    ("ko", "제 로라는 학습 사진이랑 똑같은 포즈만 계속 나와요"),
+])
+def test_what_comes_out_told_as_wrong_is_weak_samples(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) == "weak-samples"
