@@ -285,3 +285,17 @@ def test_a_fall_of_the_speed_is_no_crash(index: Index, lang: str, text: str, sym
 ])
 def test_what_comes_out_told_as_wrong_is_weak_samples(index: Index, lang: str, text: str) -> None:
     assert top_symptom(index, text, lang) == "weak-samples"
+
+
+# --- 11. the VRAM told as used up in each language's words -------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the validation images at step 500 blow the vram"),
+    ("es", "las imagenes de validacion en el paso 500 se acaban la vram"),
+    ("pt", "nas imagens de validação a vram se esgota"),
+    ("fr", "sur les images de validation la vram est à sec"),
+    ("de", "bei den Validierungsbildern ist der VRAM aufgebraucht"),
+    ("ko", "검증 이미지 만들 때 vram이 바닥나요"),
+])
+def test_the_vram_used_up_while_validating_is_a_sampling_oom(index: Index, lang: str, text: str) -> None:
+    assert top_symptom(index, text, lang) == "oom-during-sampling"
