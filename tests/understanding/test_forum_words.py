@@ -299,3 +299,16 @@ def test_what_comes_out_told_as_wrong_is_weak_samples(index: Index, lang: str, t
 ])
 def test_the_vram_used_up_while_validating_is_a_sampling_oom(index: Index, lang: str, text: str) -> None:
     assert top_symptom(index, text, lang) == "oom-during-sampling"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "besides gc, what can i tweak in the sample panel to go faster?"),
+    ("es", "aparte del gc, que puedo tocar en el panel sample para ir mas rapido?"),
+    ("pt", "além do gc, o que posso mexer no painel sample pra ficar mais rapido?"),
+    ("fr", "à part le gc, je peux régler quoi dans le panneau sample pour aller plus vite ?"),
+    ("de", "außer GC, was kann ich im Sample-Panel einstellen damit es schneller geht?"),
+    ("ko", "gc 말고 sample 패널에서 뭘 바꾸면 더 빨라져요?"),
+])
+def test_besides_gc_asks_the_speed_alternatives(client: TestClient, lang: str, text: str) -> None:
+    hits = search(client, lang, text)["hits"]
+    assert isinstance(hits, list) and hits and hits[0]["id"] == "speed-alternatives"
