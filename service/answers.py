@@ -211,7 +211,9 @@ class Found(NamedTuple):
 
 
 def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) -> Found:
-    candidates = [s for s in u.ranked if s.kind == "symptom"]
+    # The symptom and the topic are chosen on what the text is about, as search's hits are (`Understanding.searched`):
+    # not on its past, a settled problem, a figure's unit, or a body under a title of another subject.
+    candidates = [s for s in u.searched if s.kind == "symptom"]
     best = candidates[0].score if candidates else 0.0
     second = candidates[1].score if len(candidates) > 1 else 0.0
     match, confidence = outcome(best, second, thresholds.confident, thresholds.minimum)
@@ -220,7 +222,7 @@ def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) ->
                                                              index.matcher.by_id[chosen].groups):
         match, confidence = "ambiguous", min(confidence, round(thresholds.confident - 0.001, 3))
     topic: Scored | None = None
-    topics = [s for s in u.ranked if s.kind in ("faq", "section")]
+    topics = [s for s in u.searched if s.kind in ("faq", "section")]
     if chosen is None and topics:
         # No problem stated that a plan answers, but an FAQ entry or a section answers the question: its text is
         # the answer ("Should I start a first run with GC off?").
@@ -324,8 +326,8 @@ def answer_search(
     u = understand(index.matcher, query, neg.lang, caches, limits)
     # A text with no subject of the guide (a model or a trainer named, a feature asked for) has no hit.
     needs = index.content.intents.search_needs
-    present = u.concepts | u.features
-    ranked = list(u.ranked) if not needs or not present.isdisjoint(needs) else []
+    present = u.subjects | u.features  # what the text is about: not its past, its side remarks, its figures
+    ranked = list(u.searched) if not needs or not present.isdisjoint(needs) else []
     if needs and ranked:
         # Each hit needs a subject of its own among them: an entry reached only through common words ("when",
         # "off", "first") is no hit, however many subjects the rest of the text names.

@@ -71,6 +71,10 @@ def test_counters_add_up_across_workers(server: tuple[str, str, subprocess.Popen
         totals.append(float(line.rsplit(" ", 1)[1]))
     assert totals == [40.0] * 5
     assert text.count("remedy_worker_resident_memory_bytes{pid=") == 2
+    # Each worker's heavy-lane child too; the worker that answered the scrape sampled its child just now.
+    lanes = [float(x.rsplit(" ", 1)[1]) for x in text.splitlines()
+             if x.startswith("remedy_heavy_lane_resident_memory_bytes{pid=")]
+    assert len(lanes) == 2 and max(lanes) > 10_000_000
 
 
 def test_metrics_are_not_on_the_api_port_when_they_have_their_own(

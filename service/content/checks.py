@@ -129,6 +129,7 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     f = "structure/intents.yaml"
     targets = {"symptom": symptoms, "faq": faq_ids, "section": sections, "step": steps}
     implied = {imp.then for imp in content.intents.implies}
+    implied |= {s.becomes for s in content.intents.sentences.subjects if s.becomes}
     names = set(content.concepts) | set(content.features) | implied
     for tid, intent in content.intents.targets.items():
         yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)
@@ -145,6 +146,11 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
         yield from missing(f, f"search_needs.{i}", ref, names, "concept or feature")
     for i, ref in enumerate(content.intents.search_generic):
         yield from missing(f, f"search_generic.{i}", ref, set(content.intents.search_needs), "search_needs subject")
+    for i, ref in enumerate(content.intents.search_title_vetoes):
+        yield from missing(f, f"search_title_vetoes.{i}", ref, {c for o in content.intents.outside for c in o.any},
+                           "outside subject")
+    for i, ref in enumerate(content.intents.search_figures):
+        yield from missing(f, f"search_figures.{i}", ref, set(content.intents.search_needs), "search_needs subject")
     for i, ref in enumerate(content.intents.whole_phrases):
         yield from missing(f, f"whole_phrases.{i}", ref, names, "concept")
     for i, outside in enumerate(content.intents.outside):
@@ -157,6 +163,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for part in ("events", "told", "asides", "cues", "qualifiers"):
         for i, ref in enumerate(getattr(rules, part)):
             yield from missing(f, f"sentences.{part}.{i}", ref, names, "concept")
+    for i, subject in enumerate(rules.subjects):
+        for ref in (*subject.told, *subject.training, *subject.other):
+            yield from missing(f, f"sentences.subjects.{i}", ref, names, "concept")
     for lang, text in content.texts.items():
         f = f"text/{lang}/vocabulary.yaml"
         for concept in content.concepts:

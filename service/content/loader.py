@@ -20,6 +20,7 @@ from .models import (
     LanguageProfile,
     Languages,
     LanguageText,
+    OrdinaryWords,
     PastedSettings,
     Rules,
     Step,
@@ -132,6 +133,7 @@ def load_content(root: Path) -> Content:
 
     texts: dict[str, LanguageText] = {}
     profiles: dict[str, LanguageProfile] = {}
+    words: dict[str, OrdinaryWords] = {}
     for lang in languages.supported if languages else ():
         text = _load_language(reader, lang, [g.id for g in guides if g])
         if text is not None:
@@ -139,6 +141,11 @@ def load_content(root: Path) -> Content:
         profile = reader.model(f"text/{lang}/profile.yaml", _adapter(LanguageProfile)) if text is not None else None
         if profile is not None:
             profiles[lang] = profile
+        ordinary = f"text/{lang}/words.yaml"  # optional: a language may have no list (Korean needs none)
+        if text is not None and (reader.root / ordinary).is_file():
+            listed = reader.model(ordinary, _adapter(OrdinaryWords))
+            if listed is not None:
+                words[lang] = listed
 
     if reader.problems:
         raise ContentProblems(reader.problems)
@@ -162,6 +169,7 @@ def load_content(root: Path) -> Content:
         pasted=pasted,
         texts=texts,
         profiles=profiles,
+        words=words,
     )
 
 

@@ -10,14 +10,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from .paste_models import PastedSetting, PastedSettings
-from .profile_models import LanguageProfile
+from .profile_models import LanguageProfile, OrdinaryWords
 from .sentence_models import Key, SentenceMarkers, SentenceRules
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
 Condition = dict[str, Any]
 __all__ = [  # besides the models below
-    "Key", "LanguageProfile", "PastedSetting", "PastedSettings", "SentenceMarkers", "SentenceRules",
+    "Key", "LanguageProfile", "OrdinaryWords", "PastedSetting", "PastedSettings", "SentenceMarkers", "SentenceRules",
 ]
 
 
@@ -271,6 +271,13 @@ class Intents(Frozen):
     # Of those, the ones that say only where or how a thing is set ("where do I set that in the panel?"): they ground
     # a hit only when the text names no other subject, else the hit rests on the subject named.
     search_generic: tuple[Key, ...] = ()
+    # Concepts that, said as the unit of a figure ("24GB VRAM", "64 GB RAM"), state the run's context: a search hit
+    # does not rest on them there.
+    search_figures: tuple[Key, ...] = ()
+    # `outside` subjects that, named in a text's title line, keep their veto on search whatever the body tells beside
+    # them, unless the title or a pasted log tells one of the rule's exceptions ("Pretrained LoRA bug" over a body
+    # with a progress bar: the bug is the subject, the rate its context).
+    search_title_vetoes: tuple[Key, ...] = ()
     targets: dict[Id, Intent]
 
 
@@ -387,3 +394,4 @@ class Content(Frozen):
     pasted: PastedSettings
     texts: dict[Key, LanguageText]
     profiles: dict[Key, LanguageProfile]
+    words: dict[Key, OrdinaryWords] = {}  # a language's ordinary words (`text/<lang>/words.yaml`), where it has some

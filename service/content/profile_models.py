@@ -48,3 +48,22 @@ class LanguageProfile(BaseModel):
     clause_words: tuple[ProfileWord, ...] = ()
     kept_words: tuple[ProfileWord, ...] = ()
     sentences: SentenceMarkers = SentenceMarkers()
+
+
+class OrdinaryWords(BaseModel):
+    """A language's ordinary words (`text/<lang>/words.yaml`, built once by `bench/ordinary_words.py` from a word
+    frequency list): a word of a query in that language that no text of the knowledge uses ("fall", "pero") is still
+    that language's word, matched in its stream only, never read as another language's word after stemming.
+
+    - `source`, `licence`: where the list comes from and under what terms;
+    - `words`: the words, normalized (folded, lower case), separated by spaces.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    licence: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    words: str
+
+    def split(self) -> frozenset[str]:
+        return frozenset(self.words.split())

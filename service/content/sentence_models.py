@@ -20,6 +20,8 @@ class SentenceMarkers(BaseModel):
     - `aside`: the sentence is a side remark ("by the way", "another thing:", "unrelated"), even when it asks;
     - `past`: the event told is over ("last week", "before the update", "used to");
     - `present`: the sentence tells the state now, whatever past it names ("now", "since then");
+    - `settled`: what its clause told up to it is over or works ("bug solved", "fixed it", "runs fine", "like a
+      charm"), unless a negation comes before it or the sentence asks ("is it fixed?");
     - `hypothetical`: the few words after it are supposed, feared or reported ("in case", "I'm afraid", "would",
       "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`);
     - `negation`: the few words after it are denied ("no OOM", "didn't crash", "not out of memory"), and
@@ -38,6 +40,7 @@ class SentenceMarkers(BaseModel):
     aside: tuple[Marker, ...] = ()
     past: tuple[Marker, ...] = ()
     present: tuple[Marker, ...] = ()
+    settled: tuple[Marker, ...] = ()
     hypothetical: tuple[Marker, ...] = ()
     hypothetical_after: tuple[Marker, ...] = ()
     negation: tuple[Marker, ...] = ()
@@ -46,6 +49,25 @@ class SentenceMarkers(BaseModel):
     sentence_endings: tuple[Affix, ...] = ()
     reach: Annotated[int, Field(ge=1, le=8)] = 3
     elided: tuple[Affix, ...] = ()
+
+
+class Subject(BaseModel):
+    """Whose symptom a sentence tells (`understanding/subject.py`): a hit of `told` (a slowness, a weak result) is
+    the training's when the sentence names one of `training` as its subject, another thing's when it names only one
+    of `other` (a generation, another program, another domain's model). With `nearest`, the subject named nearest to
+    the hit decides ("I trained it with ai-toolkit, but in ComfyUI the generation is slow": the generation's). A
+    sentence that names no subject follows what the text's other sentences tell the symptom of, else the training's
+    when the text names one. With `whole_text`, only a text that names no `training` subject at all tells it of another
+    thing ("the videos I generate with Wan look washed out"; a generation is also how a trained LoRA is looked at)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    told: tuple[Key, ...]
+    training: tuple[Key, ...]
+    other: tuple[Key, ...]
+    nearest: bool = False
+    whole_text: bool = False  # judged on the whole text: another thing's only when the text names no training subject
+    becomes: Key | None = None  # the concept a hit judged another thing's is read as (`outside` may weigh it)
 
 
 class SentenceRules(BaseModel):
@@ -62,3 +84,4 @@ class SentenceRules(BaseModel):
     cues: tuple[Key, ...] = ()
     qualifiers: tuple[Key, ...] = ()
     near: int = 1
+    subjects: tuple[Subject, ...] = ()

@@ -111,11 +111,12 @@ def make_lane(settings: Settings) -> Lane | None:
 _STARTING: set[asyncio.Task[None]] = set()  # lanes being started (the loop keeps only weak references to tasks)
 
 
-def start_lane(lane: Lane, runtime: Runtime) -> None:
-    """Start `lane` in the background, on the running loop."""
+def start_lane(lane: Lane, runtime: Runtime, metrics: Metrics) -> None:
+    """Start `lane` in the background, on the running loop; sample the memory once it is up."""
     task = asyncio.ensure_future(lane.start(runtime))
     _STARTING.add(task)
     task.add_done_callback(_STARTING.discard)
+    task.add_done_callback(lambda _: metrics.sample_process(now=True))
 
 
 def install_middleware(app: FastAPI, settings: Settings, lane: Lane | None) -> None:
@@ -155,12 +156,13 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
         loop = asyncio.get_running_loop()
         if lane is not None and app.state.runtime is not None:
             await lane.start(app.state.runtime)
+            app.state.metrics.sample_process(now=True)
         elif lazy and app.state.runtime is None:
             def load() -> None:
                 try:
                     attach_runtime(app, load_runtime(settings))
                     if lane is not None:  # started from the event loop's thread (a fork from there is safe)
-                        loop.call_soon_threadsafe(start_lane, lane, app.state.runtime)
+                        loop.call_soon_threadsafe(start_lane, lane, app.state.runtime, app.state.metrics)
                 except BaseException:
                     # This worker can never become ready: exit, so that its supervisor restarts it (or a rollout
                     # stops) instead of a live process answering 503 forever.
@@ -182,6 +184,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None,
                   docs_url=None, redoc_url=None, generate_unique_id_function=operation_id)
     app.state.settings = settings
     app.state.metrics = Metrics()
+    app.state.metrics.lane_pid = lambda: getattr(lane, "pid", None)  # the process lane's child (0 bytes: none)
     app.state.ready = False
     app.state.draining = False
     app.state.loading = False

@@ -21,6 +21,7 @@ worker's interpreter is shared.
   is started at once (after 1 s if the previous one lived less than a second).
 - Where no child process can be had (fork or spawn fails, or the child never says it is up), the lane computes
   in a `lane.ThreadLane` instead, and says so in the log.
+- Logs: a request's id and trace id cross with it, so a line the child logs while computing it carries them.
 - Memory: the child hands free C heap back to the system after each request (`malloc_trim`), as the thread
   lane does.
 """
@@ -47,6 +48,7 @@ from ..errors import Overloaded, RemedyError
 from ..runtime import Runtime, load_runtime
 from ..settings import Settings
 from .lane import ThreadLane, malloc_trim
+from .logconfig import REQUEST_ID, TRACE_ID, configure_logging
 from .work import Work, perform
 
 log = logging.getLogger("remedy.lane")
@@ -136,7 +138,8 @@ class ProcessLane:
             raise Overloaded(seconds=RETRY_SECONDS)
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._pending.append(future)
-        _write(writer, pickle.dumps(work, protocol=pickle.HIGHEST_PROTOCOL))
+        # The request's ids go with it, so what the child logs for it carries them as the worker's lines do.
+        _write(writer, pickle.dumps((work, REQUEST_ID.get(), TRACE_ID.get()), protocol=pickle.HIGHEST_PROTOCOL))
         try:
             async with asyncio.timeout(self.timeout):
                 await writer.drain()
@@ -339,8 +342,10 @@ def _serve(channel: Any, runtime: Runtime) -> None:
     trim = malloc_trim()
     _send(channel, UP)
     while (message := _receive(channel)) is not None:
+        work, request_id, trace_id = pickle.loads(message)
+        ids = REQUEST_ID.set(request_id), TRACE_ID.set(trace_id)
         try:
-            outcome: tuple[Any, ...] = ("answer", perform(runtime, pickle.loads(message)))
+            outcome: tuple[Any, ...] = ("answer", perform(runtime, work))
         except RemedyError as error:
             outcome = ("error", type(error), error.params, error.extra)
         except Exception:
@@ -349,6 +354,8 @@ def _serve(channel: Any, runtime: Runtime) -> None:
             payload = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:
             payload = pickle.dumps(("crash", traceback.format_exc()))
+        REQUEST_ID.reset(ids[0])
+        TRACE_ID.reset(ids[1])
         _send(channel, payload)
         if trim is not None:
             trim()
@@ -378,6 +385,7 @@ def main() -> None:
     if message is None:
         return
     settings: Settings = pickle.loads(message)
+    configure_logging(settings)  # the worker's log format (a forked child has it already)
     _serve(channel, load_runtime(settings))
 
 

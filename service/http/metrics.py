@@ -12,7 +12,7 @@ import os
 import platform
 import resource
 import time
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -69,6 +69,12 @@ class Metrics:
             "remedy_worker_cpu_seconds", "CPU time used by each worker so far (user + system).",
             registry=self.registry, multiprocess_mode="all",
         )
+        self.lane_rss = Gauge(
+            "remedy_heavy_lane_resident_memory_bytes", "Resident memory of each worker's heavy-lane process "
+            "(REMEDY_HEAVY_LANE=process; 0 while none is up), sampled with the worker's.", registry=self.registry,
+            multiprocess_mode="all",
+        )
+        self.lane_pid: Callable[[], int | None] = lambda: None  # the worker's heavy-lane child, if any
         self._sampled = 0.0
         if not self.multiprocess:
             ProcessCollector(registry=self.registry)
@@ -76,19 +82,21 @@ class Metrics:
     def set_build(self, version: str, knowledge_revision: str) -> None:
         self.build.labels(version, knowledge_revision, platform.python_version()).set(1)
 
-    def sample_process(self) -> None:
-        """This worker's memory and CPU, at most every few seconds (called after requests and at scrapes)."""
-        now = time.monotonic()
-        if now - self._sampled < SAMPLE_EVERY_SECONDS and self._sampled:
+    def sample_process(self, now: bool = False) -> None:
+        """This worker's memory and CPU (and its heavy-lane child's), at most every few seconds (called after
+        requests), or `now` (at scrapes, and when the heavy-lane child has come up)."""
+        started = time.monotonic()
+        if not now and started - self._sampled < SAMPLE_EVERY_SECONDS and self._sampled:
             return
-        self._sampled = now
+        self._sampled = started
         usage = resource.getrusage(resource.RUSAGE_SELF)
         self.worker_cpu.set(usage.ru_utime + usage.ru_stime)
         self.worker_rss.set(resident_bytes())
+        pid = self.lane_pid()
+        self.lane_rss.set(resident_bytes(pid) if pid is not None else 0)
 
     def render(self) -> bytes:
-        self._sampled = 0.0
-        self.sample_process()
+        self.sample_process(now=True)
         return generate_latest(collecting_registry() if self.multiprocess else self.registry)
 
     def count_match(self, scope: MutableMapping[str, Any], endpoint: str, lang: str, match: str) -> None:
@@ -98,13 +106,14 @@ class Metrics:
         scope[MATCH_SCOPE_KEY] = (endpoint, lang, match)
 
 
-def resident_bytes() -> int:
-    """Current resident set size of this process (Linux /proc; the peak from getrusage elsewhere)."""
+def resident_bytes(pid: int | None = None) -> int:
+    """Current resident set size of this process, or of its child `pid` (Linux /proc). Elsewhere this process's
+    peak from getrusage, and 0 for a child (unknown, and a gone child holds nothing)."""
     try:
-        with open("/proc/self/statm", encoding="ascii") as f:
+        with open(f"/proc/{pid or 'self'}/statm", encoding="ascii") as f:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except OSError:
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        return 0 if pid is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 MATCH_SCOPE_KEY = "remedy.match"

@@ -33,6 +33,9 @@ class Token:
     number: int | None
     hangul: bool
     native: bool  # a word of the query's own language: matched in that language's stream only
+    # An ordinary word of the lingua franca in a query of another language ("for", "ram" in a Korean sentence):
+    # matched in the query's stream and the lingua franca's, never in a third language's.
+    lingua: bool = False
 
 
 class Analyzer:
@@ -42,6 +45,10 @@ class Analyzer:
     Hangul form (longest known word, else stripped of its ending) in every stream. A phrase of the vocabulary
     of language L is compared with the query in stream L, so a query in any language is matched against every
     language's vocabulary. `lingua_franca` is the language of logs and UI labels (English).
+
+    A word is a language's own (`Token.native`) when a text of the knowledge in that language uses it or it is
+    one of the language's ordinary words (`ordinary_words`, `text/<lang>/words.yaml`): the English "fall" is
+    matched in the English stream only, never as Spanish `falla` (stems alike).
     """
 
     def __init__(
@@ -55,6 +62,7 @@ class Analyzer:
         lingua_franca: str = "en",
         caches: Caches = NO_CACHE,
         number_words: Mapping[str, Iterable[str]] | None = None,
+        ordinary_words: Mapping[str, Iterable[str]] | None = None,
     ) -> None:
         self.profiles = {p.lang: p for p in profiles}
         self.streams: tuple[str, ...] = tuple(p.lang for p in profiles)
@@ -67,6 +75,12 @@ class Analyzer:
             for word in words:
                 langs_of.setdefault(word, []).append(lang)
         self._langs_of = {w: tuple(ls) for w, ls in langs_of.items()}
+        ordinary = ordinary_words or {}
+        # A language's own words: its knowledge's and its ordinary words (no typo is corrected into them, no
+        # language is detected from them: those stay the knowledge's words).
+        self.own = {lang: self.known.get(lang, frozenset()) | frozenset(ordinary.get(lang, ()))
+                    for lang in self.streams}
+        self.lingua_franca = lingua_franca
         self.korean_words = frozenset(korean_words)
         self._korean_max = max((len(w) for w in self.korean_words), default=0)
         # The particles of the Hangul language (its endings of one or two syllables, longest first): after a known
@@ -256,10 +270,12 @@ class Analyzer:
         token = c.tokens.get((word, lang))
         if token is None:
             profile = self.profiles.get(lang or "")
-            native = word in self.known.get(lang or "", frozenset()) and (
+            native = word in self.own.get(lang or "", frozenset()) and (
                 profile is None or not profile.hangul or is_hangul(word)
             )
-            token = self._token(word, self.numbers.get(lang or "", {}), native, c)
+            lingua = not native and lang is not None and lang != self.lingua_franca and (
+                word in self.own.get(self.lingua_franca, frozenset()))
+            token = self._token(word, self.numbers.get(lang or "", {}), native, c, lingua)
             c.tokens.put((word, lang), token)
         return token
 
@@ -274,7 +290,9 @@ class Analyzer:
             c.forms.put(word, cached)
         return cached
 
-    def _token(self, word: str, numbers: Mapping[str, int], native: bool = False, c: Caches = NO_CACHE) -> Token:
+    def _token(
+        self, word: str, numbers: Mapping[str, int], native: bool = False, c: Caches = NO_CACHE, lingua: bool = False
+    ) -> Token:
         number: int | None = None
         if word.isdigit() and len(word) <= 9:
             number = int(word)
@@ -290,7 +308,7 @@ class Analyzer:
                 stripped = self.strip_korean(word)
                 if stripped not in self.korean_words:
                     number = numbers.get(stripped)
-        return Token(word, self._forms(word, c), number, is_hangul(word), native)
+        return Token(word, self._forms(word, c), number, is_hangul(word), native, lingua)
 
     def phrase_forms(self, lang: str, phrase: str, c: Caches = NO_CACHE) -> tuple[str, ...]:
         """A vocabulary phrase of `lang` as the forms its own stream gives (no typo correction): the form a

@@ -99,3 +99,58 @@ def implied(concepts: Iterable[str], implies: Implies) -> set[str]:
         if needed <= out:
             out.add(then)
     return out
+
+
+def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside, vetoes: frozenset[str]) -> bool:
+    """True when a text's title names one of `vetoes` (subjects of `outside`: a bug report, a feature request, the
+    computer's RAM) and neither the title nor the log's features tell one of that rule's exceptions: the title says
+    what the text is about, its body's words are that subject's context."""
+    return any(not title.isdisjoint(subject & vetoes) and (title | features).isdisjoint(unless)
+               for subject, unless in outside)
+
+
+def told_hits(hits: list[Hit], reading: Reading) -> list[Hit]:
+    """The hits a text tells as what it is about (`answers.answer_search` grounds its hits on their concepts): those
+    of a question, and those told as the present state, outside a pasted setting line and outside a side question when
+    another sentence tells something ("btw, is there a cheaper GPU?"; an "also" in a statement is no side remark:
+    "GC is on, low_vram also, and it still OOMs"). What is told only as past or as settled ("the OOM I had last week",
+    "bug solved") is the story, not what is asked."""
+    sentences = reading.sentences
+    asides = {k for k, s in enumerate(sentences) if s.aside and s.question}
+    if asides and all(reading.sentence_of(h.start) in asides for h in hits):
+        asides = set()  # a text that is only a side remark is what it asks
+    over = reading.over(hits)
+    out = []
+    for h in hits:
+        k = reading.sentence_of(h.start)
+        if k not in asides and not sentences[k].setting and (h.start not in over or sentences[k].question):
+            out.append(h)
+    return out
+
+
+def figure_units(
+    hits: list[Hit], reading: Reading, figures: frozenset[str], numbered: frozenset[str],
+) -> frozenset[str]:
+    """The concepts of `figures` said only as the unit of a figure in their clause ("24GB VRAM", "64 GB RAM": the card
+    or the computer, not its memory as a subject; a short linking word may stand between: "24 GB of VRAM"); the number
+    of a setting (a hit of `numbered`: "batch 4, VRAM full") is no figure."""
+    sentences, tokens = reading.sentences, reading.tokens
+    setting_numbers = {h.end for h in hits if h.concept in numbered}
+    units: set[int] = set()  # the tokens of the hits that are a figure's unit ("12 GB VRAM": "GB", then "VRAM")
+    said: set[str] = set()
+    for h in sorted(hits, key=lambda h: h.start):
+        before, k = h.start - 1, reading.sentence_of(h.start)
+        if before > sentences[k].start and len(tokens[before].text) <= 3 and tokens[before].text.isascii() \
+                and not _figure(tokens[before]):
+            before -= 1  # a short linking word: "24 GB of VRAM", "24GB de VRAM", "24 Go de VRAM"
+        if (h.concept in figures and before >= sentences[k].start and h.start not in sentences[k].clauses
+                and (before in units or (_figure(tokens[before]) and before not in setting_numbers))):
+            units.update(range(h.start, h.end))
+        elif h.concept in figures:
+            said.add(h.concept)
+    return frozenset(h.concept for h in hits if h.start in units) - said
+
+
+def _figure(token: Token) -> bool:
+    """A figure in digits, with or without its unit ("24", "24gb", "23.5", "12기가"); not a number word ("하나")."""
+    return token.text[:1].isdigit()

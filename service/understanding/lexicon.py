@@ -67,6 +67,11 @@ class Lexicon:
                             phrases_by_stream[stream].setdefault(forms, set()).add(concept)
                             self.max_len = max(self.max_len, len(forms))
         self.roots = tuple(_trie(phrases) for phrases in phrases_by_stream)
+        self.lingua = analyzer.stream_of(analyzer.lingua_franca)
+        # In a query of the lingua franca, a word of no list is read in another language's stream only when it is
+        # that language's word as written (a Spanish sentence quoted in an English post): English technical words
+        # stem like their Romance cognates ("configure" / `configurer`, "saturation" / `saturé`), but are English.
+        self._words = tuple(analyzer.own.get(lang, frozenset()) for lang in analyzer.streams)
         # (stream, node) of the phrases that start with a size
         self.after_size = tuple((s, root[SIZE_SLOT]) for s, root in enumerate(self.roots) if SIZE_SLOT in root)
 
@@ -81,7 +86,9 @@ class Lexicon:
             for s, root in enumerate(self.roots):
                 foreign_stream = own is not None and s != own
                 node = root.get(token.forms[s])
-                if node is None or (token.native and foreign_stream):
+                if node is None or (foreign_stream and (token.native or (token.lingua and s != self.lingua))):
+                    continue
+                if foreign_stream and own == self.lingua and not token.hangul and token.text not in self._words[s]:
                     continue
                 concepts, after = node
                 singles |= concepts
@@ -119,8 +126,10 @@ class Lexicon:
             for s, foreign_stream, after, j in starts:
                 while after and j < count:
                     tok = tokens[j]
-                    if tok.native and foreign_stream:
-                        break  # a native word ties the window to the query's own stream
+                    if foreign_stream and (tok.native or (tok.lingua and s != self.lingua)):
+                        break  # a native word ties the window to the query's own stream (a lingua one, or English)
+                    if foreign_stream and own == self.lingua and not tok.hangul and tok.text not in self._words[s]:
+                        break
                     node = after.get(tok.forms[s])
                     step = 1
                     if node is None and SIZE_SLOT in after:

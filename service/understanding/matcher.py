@@ -7,9 +7,11 @@ text (engine layer): same text, same knowledge, same answer. What it remembers b
   read log (`logs.read_log`, with `prose.split_text` for the user's own words) -> sentences (`sentences`: split,
   the token budget filled by sentence, each analysed: `normalize`, `analysis.Analyzer.read`) -> spot concepts
   (`lexicon.Lexicon.spot`) -> gate the hits (`gate`: avoided; `sentences.told_now`: past, hypothetical, denied;
-  `gate.side_remarks`) -> extract stated context (`extract.stated_context`, `prose.counter_step`,
-  `prose.pasted_arch`) -> build features (`features`) -> gate (`gate`: outside, domain) -> rank (`rank`)
-  -> outcome (`outcome`, called by the answers).
+  `gate.side_remarks`; `subject`: a slowness or a bad result told of something else than the training) -> extract
+  stated context (`extract.stated_context`, `prose.counter_step`, `prose.pasted_arch`) -> build features
+  (`features`) -> gate (`gate`: outside, domain) -> rank (`rank`) -> outcome (`outcome`, called by the answers).
+  Search ranks what the text is about alone (`gate.told_hits`, `gate.figure_units`; none under a title of another
+  subject, `gate.title_veto`).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from .analysis import Analyzer, normalize, split_tokens
 from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
-from .gate import implied, in_domain, outside_phrases, side_remarks, unavoided
+from .gate import figure_units, implied, in_domain, outside_phrases, side_remarks, title_veto, told_hits, unavoided
 from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
@@ -34,6 +36,7 @@ from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
 from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, near_the_failure, read_sentences, told_now
+from .subject import of_the_training
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
@@ -55,6 +58,10 @@ class Understanding:
     arch: str | None  # `model.arch` of a config fragment pasted in the text (`arch: "wan22_14b"`)
     in_domain: bool
     ranked: tuple[Scored, ...] = field(default=())
+    # The concepts the text tells as what it is about (`gate.told_hits`, and what they imply): a search hit rests on
+    # one of them, not on a word of the past, of a side remark or of a figure's unit ("24GB VRAM").
+    subjects: frozenset[str] = field(default=frozenset())
+    searched: tuple[Scored, ...] = field(default=())  # the targets ranked on the subjects alone (search's ranking)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +74,8 @@ class Matcher:
     domain: frozenset[str]
     outside: tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
     outside_subjects: frozenset[str]  # the concepts of every `any` above
+    figures: frozenset[str]  # `intents.yaml` `search_figures`: a figure's unit ("24GB VRAM") is no subject
+    title_vetoes: frozenset[str]  # `intents.yaml` `search_title_vetoes`: subjects a title line sets for the text
     whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
@@ -83,6 +92,7 @@ class Matcher:
 
 # The concepts whose words introduce a number the text states (`step 2`, `batch 4`, `81 frames`).
 _NUMBERED = ("step", "batch", "frames")
+_NUMBERS = frozenset(_NUMBERED)
 
 
 def _analyzer(content: Content, build: Caches) -> Analyzer:
@@ -103,7 +113,8 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         # A word of a sentence marker is a word of the language, never a typo: "scared" stays a hypothetical
         # marker, not the vocabulary's "shared".
         markers = content.profiles[lang].sentences
-        for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.hypothetical,
+        for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.settled,
+                       *markers.hypothetical,
                        *markers.hypothetical_after, *markers.negation, *markers.negation_after):
             words.update(split_tokens(normalize(marker)))
     for profile in profiles:
@@ -124,6 +135,7 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         caches=build,
         number_words={lang: {w for c in _NUMBERED for p in t.vocabulary.concepts.get(c, ())
                              if (w := normalize(p)).isalpha()} for lang, t in texts.items()},
+        ordinary_words={lang: listed.split() for lang, listed in content.words.items()},
     )
 
 
@@ -149,6 +161,8 @@ def build_matcher(content: Content) -> Matcher:
         domain=frozenset(content.intents.domain),
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
+        figures=frozenset(content.intents.search_figures),
+        title_vetoes=frozenset(content.intents.search_title_vetoes),
         whole=frozenset(content.intents.whole_phrases),
         avoided=content.intents.avoided,
         postings=postings,
@@ -185,6 +199,7 @@ def understand(
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
+    hits = of_the_training(reader.rules.subjects, reading, hits)
     concepts = _implied(matcher, hits, reading)
     stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
@@ -194,7 +209,17 @@ def understand(
     features = _features(text, stated, log, families)
     present = frozenset(concepts) | features
     domain = in_domain(present, log, matcher.domain, matcher.outside)
-    ranked = rank(matcher, present, similarity(matcher, tokens, caches), caches) if domain else ()
+    similar = similarity(matcher, tokens, caches) if domain else {}
+    ranked = rank(matcher, present, similar, caches) if domain else ()
+    told = told_hits(hits, reading)
+    subjects = frozenset(_implied(matcher, told, reading)) - figure_units(told, reading, matcher.figures, _NUMBERS)
+    # What search ranks: the targets the text's subjects make candidates, weighed by them alone
+    about = subjects | features
+    searched = ranked if about == present or not domain else rank(matcher, about, similar, caches)
+    if searched and matcher.title_vetoes:
+        title = _title(matcher, parts.prose, lang, caches)
+        if title and title_veto(title, features, matcher.outside, matcher.title_vetoes):
+            searched = ()
     return Understanding(
         lang=lang,
         concepts=frozenset(concepts),
@@ -206,6 +231,8 @@ def understand(
         log=log,
         in_domain=domain,
         ranked=ranked,
+        subjects=subjects,
+        searched=searched,
     )
 
 
@@ -239,6 +266,19 @@ def _stated(
     if stated.step is None:
         stated = replace(stated, step=counter_step(prose, matcher.counter))
     return replace(stated, **pasted.values) if pasted.values else stated
+
+
+# A title line: the first line of a text of several lines, of at most this many words (an issue's title).
+TITLE_WORDS = 14
+
+
+def _title(matcher: Matcher, prose: str, lang: str | None, caches: Caches) -> frozenset[str]:
+    """The concepts of the text's title line (and those they imply), if it has one."""
+    head, _, body = prose.strip().partition("\n")
+    if not body.strip() or len(head.split()) > TITLE_WORDS:
+        return frozenset()
+    _, tokens = matcher.analyzer.tokens(head, lang, c=caches)
+    return frozenset(implied({h.concept for h in matcher.lexicon.spot(tokens, lang, caches)}, matcher.implies))
 
 
 def _pasted_family(matcher: Matcher, pasted: Pasted) -> str | None:

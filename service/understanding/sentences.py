@@ -63,6 +63,20 @@ class Reading:
     reaching: tuple[tuple[int, int, int], ...]  # (first token, end, direction) of each hypothetical or negation
     of: tuple[int, ...]  # per token, its sentence
     elided: frozenset[int] = frozenset()  # tokens of elided letters (French `d'`): not counted in the reach
+    settled: tuple[tuple[int, int, int], ...] = ()  # (clause start, marker start, marker end) of "bug solved", ...
+
+    def over(self, hits: list[Hit]) -> frozenset[int]:
+        """The tokens told as past, and those a marker of a settled state closes ("the OOM is solved", "it runs
+        fine"): its clause up to it. A marker inside a longer phrase of the vocabulary is read as that phrase ("runs
+        fine for a while" tells an OOM that comes and goes)."""
+        if not self.settled:
+            return self.past
+        phrases = [(h.start, h.end) for h in hits if h.end - h.start > 1]
+        out = set(self.past)
+        for clause, start, end in self.settled:
+            if not any(a < end and start < b and (a < start or b > end) for a, b in phrases):
+                out.update(range(clause, end))
+        return frozenset(out)
 
     def reached(self, hits: list[Hit]) -> frozenset[int]:
         """The tokens a hypothetical or a negation reaches ("I'm afraid of an OOM", "no OOM", `OOM은 없어요`):
@@ -155,11 +169,11 @@ def read_sentences(
         marked = "?" in texts[k] or "\uff1f" in texts[k]
         question, setting = marked or _ends_asking(words[k], language), setting_line(texts[k])
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting))
-    past, reaching, asking, aside = _status(tokens, sentences, language)
+    past, reaching, asking, aside, settled = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
     elided = frozenset(i for i, t in enumerate(tokens) if t.text in language.elided) if language.elided else frozenset()
-    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided)
+    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided, settled)
 
 
 def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator[str]:
@@ -243,14 +257,17 @@ def _has_cue(words: Sequence[str], language: Language, analyzer: Analyzer) -> bo
 
 def _status(
     tokens: list[Token], sentences: list[Sentence], language: Language,
-) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool]]:
+) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool], tuple[tuple[int, int, int], ...]]:
     """The tokens told as past; each hypothetical or negation marker (start, end, direction); per sentence,
     whether a question marker is in it, and whether an aside marker is.
 
     A marker of the past makes past the words of its clause, up to a marker of the present or a contrast ("I used
     to get OOMs but now it is slow"); a marker alone in its clause ("Previously, it OOMed") the rest of the sentence.
-    Another clause keeps its own time ("it worked before the update, after it OOMs at step 1": present)."""
+    Another clause keeps its own time ("it worked before the update, after it OOMs at step 1": present). A marker
+    of a settled state ("bug solved", "runs fine") makes past its clause up to itself: "it runs fine for 600 steps,
+    then OOMs" still tells the OOM."""
     past: set[int] = set()
+    settled: list[tuple[int, int, int]] = []
     reaching: list[tuple[int, int, int]] = []
     asking = [False] * len(sentences)
     aside = [False] * len(sentences)
@@ -261,6 +278,14 @@ def _status(
         bounds = (s.start, *s.clauses, s.end)
         presents = [i for i, kind, _ in marks if kind == "present"]
         for i, kind, end in marks:
+            if kind == "settled":
+                # "the OOM is solved", "training runs fine": what the clause told up to the marker is over, unless
+                # denied before it ("not solved") or asked ("is it fixed?")
+                c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
+                denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
+                if not (s.question or asking[k] or denied):
+                    settled.append((bounds[c], i, end))
+                continue
             if kind != "past":
                 continue
             c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
@@ -270,7 +295,7 @@ def _status(
             stop = min([p for p in presents if end <= p < stop] or [stop])
             past.update(range(start, stop))
         reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
-    return frozenset(past), tuple(reaching), asking, aside
+    return frozenset(past), tuple(reaching), asking, aside, tuple(settled)
 
 
 def _markers(tokens: list[Token], start: int, end: int, language: Language) -> list[tuple[int, str, int]]:
@@ -320,9 +345,9 @@ def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[
     """The hits without the events told only as past, supposed or denied ("a past OOM in a post about speed",
     "I'm afraid of an OOM", "it didn't crash"): those are not the present state."""
     events = reader.rules.events
-    if not events or not (reading.past or reading.reaching):
+    if not events or not (reading.past or reading.reaching or reading.settled):
         return hits
-    gone = reading.past | reading.reached(hits)
+    gone = reading.over(hits) | reading.reached(hits)
     return [h for h in hits if h.concept not in events or h.start not in gone]
 
 

@@ -250,3 +250,24 @@ def test_the_child_keeps_no_descriptor_of_the_worker(runtime: Runtime) -> None:
         nice = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
     assert len(fds) == 4 and fds[:3] == [0, 1, 2]
     assert nice == lane_process.NICE + os.nice(0)
+
+
+def test_the_child_computes_under_the_requests_ids(runtime: Runtime, monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """What the child logs while it computes a request carries that request's id, as the worker's lines do."""
+    from remedy.http.logconfig import REQUEST_ID
+
+    seen = tmp_path / "seen"
+    real = work.answer_diagnosis
+
+    def answer(*args: Any, **kwargs: Any) -> Any:
+        seen.write_text(f"{os.getpid()} {REQUEST_ID.get()}")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(work, "answer_diagnosis", answer)
+    app = create_app(settings_of(runtime, response_cache_bytes=0), runtime=runtime)
+    with TestClient(app) as client:
+        response = client.post("/v1/diagnose", json={"query": LARGE}, headers={"X-Request-ID": "support-4711"})
+        child = app.state.lane.pid
+    assert response.status_code == 200 and response.headers["x-request-id"] == "support-4711"
+    assert seen.read_text() == f"{child} support-4711"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 
@@ -154,6 +155,14 @@ def test_build_and_process_series(client: TestClient, runtime: Runtime) -> None:
     text = client.get("/metrics").text
     assert f'knowledge_revision="{runtime.index.revision}"' in text and "remedy_build_info{" in text
     assert "process_resident_memory_bytes" in text and "remedy_worker_resident_memory_bytes" in text
+    assert "remedy_heavy_lane_resident_memory_bytes" in text
+
+
+def test_resident_memory_of_a_process_and_of_a_gone_one() -> None:
+    from remedy.http.metrics import resident_bytes
+
+    assert resident_bytes() > 10_000_000 and resident_bytes(os.getpid()) > 10_000_000
+    assert resident_bytes(2**22 + 12345) == 0  # above the kernel's pid limit: no such process
 
 
 def test_client_hanging_up_mid_body_is_not_a_server_error(runtime: Runtime) -> None:

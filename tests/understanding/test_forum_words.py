@@ -226,9 +226,9 @@ def test_where_to_download_the_lora_is_outside(client: TestClient, lang: str, te
 @pytest.mark.parametrize(("lang", "text"), [
     ("en", "thanks, turning gc back on fixed it, training runs now"),
     ("es", "gracias, volver a activar el gc lo arreglo, ya entrena"),
-    ("pt", "valeu, religar o gc resolveu, agora treina"),
+    ("pt", "valeu, religar o gc resolveu o problema, agora treina"),
     ("fr", "merci, remettre le gc a réglé le problème, ça entraîne maintenant"),
-    ("de", "danke, GC wieder an hat es gelöst, Training läuft jetzt"),
+    ("de", "danke, GC einschalten hat es gelöst, Training läuft jetzt"),
     ("ko", "감사합니다 gc 다시 켜니까 해결됐어요 이제 학습 잘 돼요"),
     ("en", "the lora works great, thanks for the guide!"),
     ("es", "la lora quedo genial, gracias por la guia!"),
