@@ -32,6 +32,7 @@ class PastedSetting(_Frozen):
     concept: Key | None = None  # the concept the key's own word keeps
     family: Id | None = None  # a switch that picks this model family when on
     list: bool = False  # sizes: the value is a list of buckets in every form (not a width and a height)
+    side: bool = False  # sizes: one side of the training size (`--height 480 --width 832`: the larger is the size)
 
     @model_validator(mode="after")
     def _kind_fits(self) -> PastedSetting:
@@ -39,6 +40,8 @@ class PastedSetting(_Frozen):
             raise ValueError("a setting states nothing (`fact: none`) exactly when its kind is `none`")
         if (self.family is not None) != (self.fact == "model_family" and self.kind == "switch"):
             raise ValueError("`family` is given exactly for a switch that picks a model family")
+        if self.side and (self.kind != "sizes" or self.list):
+            raise ValueError("`side` is given only for sizes that are no list of buckets")
         return self
 
 

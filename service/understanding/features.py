@@ -54,6 +54,7 @@ FEATURES: Final[dict[str, Callable[[FeatureInput], bool]]] = {
     "late_step": lambda f: f.stated.step is not None and f.stated.step > EARLY_STEP,
     "log_gpu_oom": lambda f: f.log.gpu_oom,
     "log_training": lambda f: f.log.step is not None,
+    "log_rate": lambda f: f.log.step is not None and f.log.seconds_per_step is not None,
     "log_sampling": _sampling_oom,
     "log_baseline": _baseline_oom,
     "log_other_process": lambda f: "other-process-vram" in f.log_ids,

@@ -31,6 +31,9 @@ _BAR_RUN = re.compile(
 _PCT_BLOCK = re.compile(r"(?:[^\n]*%\|[^\n]*(?:\n|\Z))+")  # consecutive lines holding "%|"
 _ODD_STREAK: Final = 64
 _BAR_NUMS = re.compile(r"\d{1,3}%\|[^|\n]*\|\s*(\d{1,9})/(\d{1,9})\b")
+# tqdm's rate after the elapsed<remaining times: seconds per iteration, or iterations per second (`17.64s/it`,
+# `1.27it/s`); bounded digits, read only after the count was found.
+_BAR_RATE = re.compile(r"<[^,\]\n]{0,24},[ \t]*(\d{1,6}(?:\.\d{1,4})?)[ \t]*(s/it|it/s)")
 _DIGITS_SPACE: Final = "0123456789 \t"
 # A timestamp or log level a log viewer put before a bar's description.
 _HEAD_PREFIX = re.compile(
@@ -189,10 +192,28 @@ def read_bar(r: _Reader, offset: int, line: str, head: str, kind: str) -> None:
         if nums is not None:
             step, total = int(nums.group(1)), int(nums.group(2))
             if total > 0:
-                r.event(key, TRAIN if kind == "training" else BARE, (step, total))
+                r.event(key, TRAIN if kind == "training" else BARE, (step, total, seconds_per_step(line, nums.end())))
     elif kind != "other":
         label = clip(head.rsplit("|", 1)[-1].rstrip(": "))
         r.phase(key, kind, label)
+
+
+def seconds_per_step(line: str, at: int = 0) -> float | None:
+    """The seconds one step takes by a bar's rate (after `at`), whether tqdm shows seconds per step or steps per
+    second; None when the bar shows no rate.
+
+    >>> seconds_per_step("steps: 12%|#  | 120/1000 [10:00<1:13:20,  5.00s/it, loss: 0.12]")
+    5.0
+    >>> seconds_per_step("steps: 52%|| 1321/2500 [17:22<15:30,  1.25it/s]"), seconds_per_step("12%|| 3/25 [00:01<?]")
+    (0.8, None)
+    """
+    m = _BAR_RATE.search(line, at)
+    if m is None:
+        return None
+    value = float(m.group(1))
+    if m.group(2) == "s/it":
+        return value
+    return 1 / value if value > 0 else None
 
 
 def _bar_kind(head: str) -> str:

@@ -246,7 +246,7 @@ def _step(r: _Reader, start: int, low: str, line: str, failed: bool) -> bool:
     for m in _STEP.finditer(low):
         step, total = int(m.group(1)), int(m.group(2))
         if total > 0:
-            r.event(r.key(start + m.start()), TRAIN, (step, total))
+            r.event(r.key(start + m.start()), TRAIN, (step, total, None))
     return False
 
 

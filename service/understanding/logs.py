@@ -47,6 +47,7 @@ class LogReading:
     step: int | None  # the last training step seen (progress bar / message)
     total_steps: int | None
     phase: str | None  # "sampling" | "training" | "caching" | "loading" | "saving" | None: phase at failure
+    seconds_per_step: float | None = None  # the rate of the last training bar's update, when it shows one
 
 
 _EMPTY: Final = LogReading(signals=(), gpu_oom=False, not_gpu_oom=None, step=None, total_steps=None, phase=None)
@@ -208,6 +209,7 @@ class _Reader:
         phase: str | None = None
         step: int | None = None
         total: int | None = None
+        rate: float | None = None
         train_total: int | None = None
         in_baseline = False  # baseline samples started and no training step seen since
         sampling_baseline = False  # the last sampling seen was the baseline one
@@ -220,7 +222,7 @@ class _Reader:
                 kind = TRAIN
             if kind == TRAIN:
                 phase = "training"
-                step, total = payload
+                step, total, rate = payload
                 train_total = total
                 in_baseline = False
                 if progress_first is None:
@@ -257,4 +259,5 @@ class _Reader:
             step=step,
             total_steps=total,
             phase=phase,
+            seconds_per_step=rate,
         )

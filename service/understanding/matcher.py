@@ -200,19 +200,20 @@ def understand(
     reader = matcher.sentences
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     hits = of_the_training(reader.rules.subjects, reading, hits)
-    concepts = _implied(matcher, hits, reading)
     stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)
     if family is None:
         family = _pasted_family(matcher, pasted)
     features = _features(text, stated, log, families)
+    concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
     domain = in_domain(present, log, matcher.domain, matcher.outside)
     similar = similarity(matcher, tokens, caches) if domain else {}
     ranked = rank(matcher, present, similar, caches) if domain else ()
     told = told_hits(hits, reading)
-    subjects = frozenset(_implied(matcher, told, reading)) - figure_units(told, reading, matcher.figures, _NUMBERS)
+    units = figure_units(told, reading, matcher.figures, _NUMBERS)
+    subjects = frozenset(_implied(matcher, told, reading, features)) - units
     # What search ranks: the targets the text's subjects make candidates, weighed by them alone
     about = subjects | features
     searched = ranked if about == present or not domain else rank(matcher, about, similar, caches)
@@ -236,14 +237,15 @@ def understand(
     )
 
 
-def _implied(matcher: Matcher, hits: list[Hit], reading: Reading) -> set[str]:
+def _implied(matcher: Matcher, hits: list[Hit], reading: Reading, features: frozenset[str]) -> set[str]:
     """The concepts of the hits, and those `intents.yaml` `implies` adds: from one sentence's concepts, or from
-    the whole text's for an implication said `across` sentences."""
+    the whole text's (and its features: a pasted bar's rate under "is this normal?") for an implication said
+    `across` sentences."""
     by_sentence: dict[int, set[str]] = {}
     for h in hits:
         by_sentence.setdefault(reading.sentence_of(h.start), set()).add(h.concept)
     concepts = set().union(*(implied(c, matcher.implies) for c in by_sentence.values()))
-    return implied(concepts, matcher.sentences.across)
+    return implied(concepts | features, matcher.sentences.across) - features
 
 
 def _stated(

@@ -166,8 +166,11 @@ def read_settings(text: str, table: SettingTable) -> Pasted:
     family: str | None = None
     models: list[str] = []
     keys: set[str] = set()
+    sides: set[str] = set()  # the facts a side of the size was given for
     for start in _key_starts(text, table):
         m = _SETTING.match(text, start)
+        if m is None and text.startswith(("'", '"'), start):
+            m = _SETTING.match(text, start + 1)  # a flag quoted whole in a list (`'--train_batch_size=20',`)
         if m is None:
             continue
         name = m.group(3).lower().replace("-", "_").rsplit(".", 1)[-1]
@@ -179,6 +182,8 @@ def read_settings(text: str, table: SettingTable) -> Pasted:
             (sep is None and ("_" not in name or raw is None)) or _VALUE_END.match(text, m.end()) is None
         ):
             continue  # a word of the user's ("resolution 1024", "Resolutions: 512 and 768 only"), not a setting
+        if setting.side and not flag and sep == ":":
+            continue  # `width: 1024` in a pasted YAML is AI Toolkit's sample size, no training size
         keys.add(name)
         value = raw.strip("\"'").strip() if raw is not None else None
         yaml_list = sep == ":" and not m.group(1) and not flag
@@ -191,7 +196,11 @@ def read_settings(text: str, table: SettingTable) -> Pasted:
             family = setting.family if read is True else family
         elif setting.kind == "switch":
             values[setting.fact] = values.get(setting.fact) is True or read
+        elif setting.side and setting.fact in sides:
+            values[setting.fact] = max(values[setting.fact], read)  # the other side given before: the larger
         else:
+            if setting.side:
+                sides.add(setting.fact)
             values[setting.fact] = read
     models.extend(_SCRIPT.findall(text)[:_SCRIPTS] if ".py" in text else ())
     values.update((fact, n) for fact, n in _printed(text, table) if fact not in values)

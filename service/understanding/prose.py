@@ -12,6 +12,7 @@ from .logs import LogReading, looks_like_log
 from .pasted import setting_line
 
 MAX_PROSE_LINES = 8
+MAX_OWN_LINES = 64  # the user's lines looked at past the first ones, for a question
 # Lines of a pasted log (progress bars, tracebacks, figures): `logs.read_log` reads them, the matcher
 # reads the user's own words around them. Plain words are looked up with `in` (a regex alternation that does
 # not start with one literal is tried at every position of a long line); the regex sees only the others.
@@ -81,6 +82,11 @@ _LOG_START = re.compile(
 )
 
 
+def _asks(line: str) -> bool:
+    """A line that asks (a question mark, also the full-width one)."""
+    return "?" in line or "\uff1f" in line
+
+
 def _bar_line(line: str) -> bool:
     """A progress bar's line (`steps:  12%|##  | 120/1000 [...]`): the trainer's, never the user's words."""
     return "%|" in line
@@ -135,8 +141,10 @@ def prose_of(text: str) -> str:
     lines = text.strip().splitlines()
     kept = [lines[0]] if lines else []
     status = _status_lines(lines)
-    kept += [line for i, line in enumerate(lines[1:], 1)
-             if line.strip() and i not in status and not _is_log_line(line)][: MAX_PROSE_LINES - 1]
+    own = [line for i, line in enumerate(lines[1:], 1) if line.strip() and i not in status and not _is_log_line(line)]
+    kept += own[: MAX_PROSE_LINES - 1]
+    # Past those, the questions the user asks under the log (the question of a long post is often its last line).
+    kept += [line for line in own[MAX_PROSE_LINES - 1 : MAX_OWN_LINES] if _asks(line) and not setting_line(line)]
     if len(kept) > 1 and _bar_line(kept[0]):
         kept = kept[1:]
     return "\n".join(kept)

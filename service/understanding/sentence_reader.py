@@ -28,6 +28,7 @@ class Language:
     question_endings: tuple[str, ...]
     sentence_endings: tuple[str, ...]
     cues: frozenset[str]  # forms of the symptom words (`rules.cues`) in this language's stream
+    present: frozenset[str]  # forms of the one-word markers of the present ("now", "still", `지금`)
     reach: int  # words a hypothetical or a negation reaches
     elided: frozenset[str]  # elided letters (French `d'`): tokens the reach does not count
 
@@ -68,6 +69,8 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
             for concept, phrases in content.texts[lang].vocabulary.concepts.items() if concept in cue_concepts
             for phrase in phrases if len(split_tokens(normalize(phrase))) == 1
         }
+        present = {forms[0] for phrases_of in table.values() for forms, kind in phrases_of
+                   if kind == "present" and len(forms) == 1}
         languages[lang] = Language(
             stream=stream,
             hangul=hangul,
@@ -75,6 +78,7 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
             question_endings=tuple(normalize(e) for e in markers.question_endings),
             sentence_endings=tuple(normalize(e) for e in markers.sentence_endings),
             cues=frozenset(cues),
+            present=frozenset(present),
             reach=markers.reach,
             elided=frozenset(normalize(e) for e in markers.elided),
         )

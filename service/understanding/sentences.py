@@ -36,6 +36,9 @@ _END = re.compile(r"[?\uff1f!]+|\.(?=\s|$)|\n")
 # spaces ("no errors, OOM at step 3": the negation does not reach past the comma).
 _CLAUSE = re.compile(r"[,;:)(](?=\s)|\s[-\u2013\u2014]\s")
 _HANGUL = re.compile("[\uac00-\ud7a3]")
+# A one-word aside marker opens its sentence ("Also, unrelated: ...", "Btw is there ..."): "it was also stuck",
+# "il plante aussi" is no aside; a phrase ("by the way", "another thing") is one wherever it stands.
+ASIDE_OPENS = 3
 SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
 
 _REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1}  # the way it reaches
@@ -228,15 +231,23 @@ def _choose(
     words: list[list[str]], texts: list[str], language: Language, analyzer: Analyzer, budget: int,
 ) -> tuple[dict[int, int], frozenset[int]]:
     """Sentence index -> how many of its words are read, and the sentences found to hold a symptom word. A text
-    within the budget is read whole; a longer one reads its questions first, then the sentences with a symptom
-    word, then the rest, each in the text's order (`words` holds `SCAN` budgets of words at most)."""
+    within the budget is read whole; a longer one reads the sentences that matter first: its questions, its first
+    sentence (a post's title or lead), the sentences with a symptom word told as the present state ("now it OOMs at
+    step 3"), the other ones with a symptom word, the other ones of the present, then the rest, each in the text's
+    order (`words` holds `SCAN` budgets of words at most)."""
     if sum(len(w) for w in words) <= budget:
         return {k: len(w) for k, w in enumerate(words)}, frozenset()
     asking = {k for k, t in enumerate(texts) if "?" in t or "\uff1f" in t or _ends_asking(words[k], language)}
-    cued = frozenset(k for k in range(len(words)) if k not in asking and _has_cue(words[k], language, analyzer))
+    marks = [_marks(w, language, analyzer) for w in words]
+    cued = frozenset(k for k in range(len(words)) if k not in asking and marks[k][0])
+
+    def weight(k: int) -> tuple[int, int]:
+        cue, now = marks[k]
+        return (0 if k in asking else 1 if k == 0 else 2 if cue and now else 3 if cue else 4 if now else 5), k
+
     chosen: dict[int, int] = {}
     left = budget
-    for k in sorted(range(len(words)), key=lambda k: (k not in asking, k not in cued, k)):
+    for k in sorted(range(len(words)), key=weight):
         if left <= 0:
             break
         chosen[k] = min(len(words[k]), left)
@@ -244,15 +255,19 @@ def _choose(
     return chosen, cued
 
 
-def _has_cue(words: Sequence[str], language: Language, analyzer: Analyzer) -> bool:
-    """A symptom word among the sentence's words, read cheaply (a stem or Hangul form, no typo correction; not
-    remembered: a word of a sentence that is not read leaves nothing in the caches)."""
+def _marks(words: Sequence[str], language: Language, analyzer: Analyzer) -> tuple[bool, bool]:
+    """Whether a symptom word is among the sentence's words, and a one-word marker of the present, read cheaply (a
+    stem or Hangul form, no typo correction; not remembered: a word of a sentence that is not read leaves nothing
+    in the caches)."""
     profile = analyzer.profiles[analyzer.streams[language.stream]]
+    cue = now = False
     for word in words:
         form = analyzer.korean_form(word) if is_hangul(word) else profile.stem(word)
-        if form in language.cues:
-            return True
-    return False
+        cue = cue or form in language.cues
+        now = now or form in language.present
+        if cue and now:
+            break
+    return cue, now
 
 
 def _status(
@@ -274,7 +289,7 @@ def _status(
     for k, s in enumerate(sentences):
         marks = _markers(tokens, s.start, s.end, language)
         asking[k] = any(kind == "question" for _, kind, _ in marks)
-        aside[k] = any(kind == "aside" for _, kind, _ in marks)
+        aside[k] = any(kind == "aside" and (end - i > 1 or i - s.start < ASIDE_OPENS) for i, kind, end in marks)
         bounds = (s.start, *s.clauses, s.end)
         presents = [i for i, kind, _ in marks if kind == "present"]
         for i, kind, end in marks:

@@ -246,7 +246,6 @@ def test_a_success_report_is_outside(client: TestClient, lang: str, text: str) -
     ("en", "turning gc on didn't fix it, still oom at step 2", "oom-persists-with-gc"),
     ("es", "activar el gc no lo arreglo, sigue el oom en el paso 2", "oom-persists-with-gc"),
     ("de", "GC an hat nicht geholfen, immer noch OOM bei Schritt 2", "oom-persists-with-gc"),
-    ("ko", "gc 켜니까 해결됐는데 속도가 너무 느려요", "slow-training"),
     ("fr", "merci c'est réglé, mais les samples sont moches", "weak-samples"),
 ])
 def test_a_fix_denied_or_followed_by_a_new_problem_is_read(index: Index, lang: str, text: str, symptom: str) -> None:

@@ -35,9 +35,10 @@ def test_no_log_feature_holds_without_a_log_signal(index: Index) -> None:
     from remedy.understanding.features import FEATURES, LOG_FEATURES, FeatureInput
     from remedy.understanding.logs import LogReading
 
-    bare = LogReading(signals=(), gpu_oom=False, not_gpu_oom=None, step=None, total_steps=None, phase="sampling")
+    bare = LogReading(signals=(), gpu_oom=False, not_gpu_oom=None, step=None, total_steps=None, phase="sampling",
+                      seconds_per_step=5.0)
     f = FeatureInput("oom?", Stated(step=3, gradient_checkpointing=True), bare, 2)
     assert {
-        "log_gpu_oom", "log_training", "log_sampling", "log_baseline", "log_other_process", "log_inference",
+        "log_gpu_oom", "log_training", "log_rate", "log_sampling", "log_baseline", "log_other_process", "log_inference",
     } == LOG_FEATURES
     assert not any(FEATURES[name](f) for name in LOG_FEATURES)
