@@ -260,7 +260,7 @@ def test_a_fall_of_the_speed_is_no_crash(index: Index, lang: str, text: str, sym
     assert top_symptom(index, text, lang) == symptom
 
 
-# --- 10. weak results told by what comes out: the face on everyone, the style not taken, the training pose copied --
+# --- 10. weak results told by what comes out: the face on everyone, the style not taken --------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
     ("en", "after training, every person in my images gets her face, even the men"),
@@ -275,12 +275,6 @@ def test_a_fall_of_the_speed_is_no_crash(index: Index, lang: str, text: str, sym
     ("fr", "la lora de style ne transmet pas du tout le style, on dirait flux de base"),
     ("de", "das Style-LoRA überträgt den Stil überhaupt nicht, sieht aus wie normales Flux"),
     ("ko", "스타일 로라인데 스타일이 전혀 안 먹어요 그냥 기본 flux처럼 나와요"),
-    ("en", "my lora only ever generates the same pose as the training photos"),
-    ("es", "mi lora solo genera la misma pose que las fotos del entrenamiento"),
-    ("pt", "minha lora só gera a mesma pose das fotos do treino"),
-    ("fr", "ma lora génère toujours la même pose que les photos d'entraînement"),
-    ("de", "mit dem LoRA kommt immer nur dieselbe Pose raus wie im Training"),
-    ("ko", "제 로라는 학습 사진이랑 똑같은 포즈만 계속 나와요"),
 ])
 def test_what_comes_out_told_as_wrong_is_weak_samples(index: Index, lang: str, text: str) -> None:
     assert top_symptom(index, text, lang) == "weak-samples"
