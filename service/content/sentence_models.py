@@ -74,11 +74,13 @@ class SentenceRules(BaseModel):
     """How sentences weigh (`understanding/sentences.py`): `events` told only in past, hypothetical or negated
     words are not the present state; a sentence with one of `told` tells a symptom of the guide, so one of
     `asides` (an `outside` subject) in a sentence of its own is a side remark; sentences with a `cues` word (or a
-    question) fill the token budget of a long text first."""
+    question) fill the token budget of a long text first; one of `stated_only` counts only where a sentence states it
+    (not in a question, not beside a negation: "how do I fix it?" and "not solved yet" tell nothing solved)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     events: tuple[Key, ...] = ()
+    stated_only: tuple[Key, ...] = ()
     told: tuple[Key, ...] = ()
     asides: tuple[Key, ...] = ()
     cues: tuple[Key, ...] = ()

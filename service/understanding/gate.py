@@ -154,3 +154,14 @@ def figure_units(
 def _figure(token: Token) -> bool:
     """A figure in digits, with or without its unit ("24", "24gb", "23.5", "12기가"); not a number word ("하나")."""
     return token.text[:1].isdigit()
+
+
+def stated_only(concepts: Iterable[str], negation: str, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without those of `concepts` (`sentences.stated_only`) in a sentence that asks or denies: "how do I
+    fix it?", "is it solved now?", "it's not fixed" say nothing is solved, while "fixed it, thanks" does."""
+    only = frozenset(concepts)
+    if not only or not any(h.concept in only for h in hits):
+        return hits
+    denied = {reading.sentence_of(h.start) for h in hits if h.concept == negation}
+    return [h for h in hits if h.concept not in only or not (
+        reading.sentences[reading.sentence_of(h.start)].question or reading.sentence_of(h.start) in denied)]

@@ -33,7 +33,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "gc": "extract: GC on/off",
     "on": "extract: GC on/off",
     "off": "extract: GC on/off",
-    "negation": "extract: GC on/off",
+    "negation": "extract: GC on/off; gate: a denied sentence states no `stated_only` concept",
     "unsure": "extract: GC on/off (not sure is no state)",
     "considering": "extract: GC on/off (a proposal is no state)",
     "either_or": "extract: 'on or off?'",

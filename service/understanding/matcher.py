@@ -25,7 +25,17 @@ from .analysis import Analyzer, normalize, split_tokens
 from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
-from .gate import figure_units, implied, in_domain, outside_phrases, side_remarks, title_veto, told_hits, unavoided
+from .gate import (
+    figure_units,
+    implied,
+    in_domain,
+    outside_phrases,
+    side_remarks,
+    stated_only,
+    title_veto,
+    told_hits,
+    unavoided,
+)
 from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
@@ -196,6 +206,7 @@ def understand(
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
     hits = told_now(matcher.sentences, reading, hits)
+    hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)

@@ -11,6 +11,7 @@ from remedy.index.build import Index
 from remedy.understanding.analysis import join_particles, normalize, split_tokens
 from remedy.understanding.lexicon import size_width
 from remedy.understanding.matcher import understand
+from tests.understanding.probes import first_symptom
 from tests.understanding.probes import top_symptom as _top_symptom
 
 # --- 1. separable verbs and on/off words -----------------------------------------------------------------------
@@ -436,3 +437,18 @@ def test_a_korean_count_with_its_particle(index: Index, text: str, batch: int) -
 def test_a_korean_number_word_the_vocabulary_uses_as_a_word_is_no_number(index: Index) -> None:
     tokens = index.matcher.analyzer.tokens("로라가 하나도 안 닮았어요", "ko")[1]
     assert all(t.number is None for t in tokens)  # "하나도": not at all, not "one"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "ran out of GPU memory while training a LoRA. I'm a beginner, sorry"),
+    ("es", "me quedé sin memoria de GPU entrenando un LoRA. Soy principiante, perdón"),
+    ("pt", "fiquei sem memória de GPU treinando uma LoRA. Sou iniciante, desculpa"),
+    ("fr", "manque de mémoire GPU pendant l'entraînement d'un LoRA. Je débute, désolé"),
+    ("de", "beim LoRA-Training geht der GPU-Speicher aus. Bin Anfänger, sorry"),
+    ("ko", "로라 학습 중에 GPU 메모리 부족. 초보라서 죄송해요"),
+])
+def test_a_beginner_is_no_start_of_the_run(index: Index, lang: str, text: str) -> None:
+    # French "je débute" (I'm new) is no "début" (the start): read whole, it tells no early step
+    u = understand(index.matcher, text, lang)
+    assert "beginner" in u.concepts and "early" not in u.concepts
+    assert first_symptom(u) == "oom-general"

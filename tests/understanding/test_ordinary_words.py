@@ -29,7 +29,7 @@ def _concepts(index: Index, lang: str, text: str) -> frozenset[str]:
 # --- 1. ordinary words --------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "word"), [
-    ("en", "fall"), ("en", "quite"), ("es", "acabado"), ("pt", "tarde"), ("fr", "tard"), ("de", "malen"),
+    ("en", "fall"), ("en", "quarter"), ("es", "acabado"), ("pt", "tarde"), ("fr", "tard"), ("de", "malen"),
 ])
 def test_an_ordinary_word_no_text_uses_is_the_languages_own(index: Index, lang: str, word: str) -> None:
     analyzer = index.matcher.analyzer
@@ -41,7 +41,7 @@ def test_an_ordinary_word_no_text_uses_is_the_languages_own(index: Index, lang: 
 @pytest.mark.parametrize(("lang", "text", "foreign"), [
     ("en", "training a lora on fall foliage photos, samples look good so far", "crash"),  # es `falla`
     ("en", "it's quite slow on my 3090, around 8 s/it", "off"),  # es `quitar`
-    ("pt", "comecei o treino ontem à tarde e ainda não terminou", "takes"),  # es `tarda`
+    ("pt", "comecei o treino ontem à tarde e deu tudo certo", "takes"),  # es `tarda`
     ("pt", "quem sabe onde desativo o gradient checkpointing?", "weak"),
     ("fr", "j'ai lancé l'entraînement tard hier soir et ça plante au step 2", "takes"),  # es `tarda`
     ("es", "ya he acabado de preparar el dataset, qué batch me recomiendan?", "exhausted"),  # pt `acabou` (a memória)

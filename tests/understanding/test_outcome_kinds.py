@@ -20,7 +20,7 @@ from tests.understanding.probes import first_symptom as _symptom
     ("en", "trained it on 30 pics of my wife, the face is a bit off and looks like someone else"),
     ("en", "it gives a generic face, not my character"),
     ("es", "entrené una lora de mi novia y la cara sale como otra persona"),
-    ("pt", "gera um rosto genérico, não o meu personagem"),
+    ("pt", "sai um rosto genérico, não o meu personagem"),
     ("fr", "le visage est un peu bizarre, c'est pas elle"),
     ("de", "es kommt ein generisches Gesicht raus, nicht mein Charakter"),
     ("ko", "얼굴이 뭔가 이상해요, 그 사람이 아니에요"),

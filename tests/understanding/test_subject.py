@@ -166,6 +166,23 @@ def test_a_new_problem_after_the_solved_one_is_the_symptom(index: Index, lang: s
     assert top_symptom(index, text, lang) == "slow-training"
 
 
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    # asked how to solve it, or denied: nothing is solved, the symptom stands
+    ("en", "CUDA out of memory at step 2 with flux, how do I fix it?", "oom-early-steps"),
+    ("en", "my lora looks nothing like her, how can i solve it", "weak-samples"),
+    ("en", "problem not solved, training is still really slow, 10 s/it", "slow-training"),
+    ("es", "me sale CUDA out of memory en el paso 2 con flux, ¿cómo lo soluciono? ¿ya lo solucionaste tú?",
+     "oom-early-steps"),
+    ("pt", "CUDA out of memory no passo 2 com flux, já resolveram isso? como resolvo?", "oom-early-steps"),
+    ("fr", "CUDA out of memory à l'étape 2 avec flux, problème pas résolu, comment je fais ?", "oom-early-steps"),
+    ("de", "CUDA out of memory bei Schritt 2 mit Flux, Problem nicht gelöst, wie behebe ich das?", "oom-early-steps"),
+    ("ko", "flux 2스텝에서 CUDA out of memory 떠요. 해결했어요? 어떻게 해결하나요?", "oom-early-steps"),
+])
+def test_a_solution_asked_for_or_denied_solves_nothing(index: Index, lang: str, text: str, symptom: str) -> None:
+    assert "solved" not in understand(index.matcher, text, lang).concepts
+    assert top_symptom(index, text, lang) == symptom
+
+
 # --- 5. memory evidence for an OOM: a GUI toolkit's message is none ---------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
