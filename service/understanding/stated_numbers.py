@@ -34,6 +34,7 @@ def number_near(
 # one of these is the failing step.
 _FAILURES = ("oom", "crash", "halt", "exhausted", "error_word", "memory")
 _STEP_FAILURE_REACH = 8  # "it dies at step 3", "OOM'd right on step 3 every time": the same clause
+_PASSED_REACH = 3  # "it gets through step 1", "el paso 1 lo termina", "1스텝은 통과": next to the step's number
 
 
 def failing_step(
@@ -41,7 +42,8 @@ def failing_step(
     sizes: frozenset[int], skip: frozenset[int] = frozenset(), bound: frozenset[int] | None = None,
 ) -> int | None:
     """The step the failure is told at: of the step numbers the text states, the one nearest a failure word
-    ("steps 1 and 2 run, it dies at step 3" is step 3), the first one when nothing failed near any; none when
+    ("steps 1 and 2 run, it dies at step 3" is step 3) and not told as passed ("it gets through step 1, then OOM on
+    step 2", "pasa el paso 1 y luego OOM en el paso 2" is step 2), the first one when nothing failed near any; none when
     the text tells no failure at all ("4000 steps, about 3 hours" is a run's length), unless `failed`. A bucket
     size (`sizes`) before the step word is no step ("Sample en 1024, trente steps"). A step word at `skip` is a
     preview's own step count ("sample_steps 30"); in Korean the count comes before the counter word (`3스텝`), so
@@ -49,7 +51,8 @@ def failing_step(
     failures = [h for c in _FAILURES for h in spans.get(c, _NONE)]
     if not failures and not failed:
         return None
-    found: list[tuple[int, int, int]] = []  # (distance to a failure word, order, position)
+    passed = [h for h in spans.get("step_passed", _NONE)]
+    found: list[tuple[bool, int, int, int]] = []  # (told as passed, distance to a failure word, order, position)
     for order, hit in enumerate(spans.get("step", _NONE)):
         if hit.start in skip:
             continue
@@ -62,10 +65,11 @@ def failing_step(
         if j < hit.start and tokens[j].number in sizes:
             continue  # "Sample en 1024, trente steps": a size before the step word, no step of it
         near = min((abs(j - f.start) if j < f.start else max(0, j - f.end + 1) for f in failures), default=0)
-        found.append((near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1, order, j))
+        went_through = any(p.start - _PASSED_REACH <= j < p.end + _PASSED_REACH for p in passed)
+        found.append((went_through, near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1, order, j))
     if not found:
         return None
-    _, _, j = min(found)
+    *_, j = min(found)
     used.add(j)
     return tokens[j].number
 

@@ -43,14 +43,18 @@ BLIND_2 = Path(__file__).parent / "queries_blind_2.yaml"
 # What the guide does not answer, said as a symptom would be, and its twins about the training itself (session 5, 30 per
 # language; first run 0.850, de and es 24 of 30; held a little under its lowest language since).
 BORDERS = Path(__file__).parent / "queries_borders.yaml"
+# A third blind set, written from the guide alone in session 6 and labelled before any run (first run 0.933: en 34 of
+# 40 lowest, dev half 0.950, check half 0.917; 0.983 after session 6, check 0.967; queries_blind.md); held per
+# language under its first run's lowest language.
+BLIND_3 = Path(__file__).parent / "queries_blind_3.yaml"
 THRESHOLD = 0.95
 # Long forum posts (0.950 since sentence-level reading, 27 to 30 of 30 per language) and the blind set (36 to 40 of 40)
 # are held per language a little under their lowest language.
 THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.95, BLIND_2: 0.925,
-              BORDERS: 0.9}
-SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS]
+              BORDERS: 0.9, BLIND_3: 0.825}
+SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS, BLIND_3]
 SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind", "queries_blind_2",
-           "queries_borders"]
+           "queries_borders", "queries_blind_3"]
 
 
 def failures(client: TestClient, item: dict[str, Any]) -> list[str]:
