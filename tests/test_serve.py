@@ -63,12 +63,22 @@ def test_counters_add_up_across_workers(server: tuple[str, str, subprocess.Popen
     base, metrics, _ = server
     for _ in range(40):
         assert get(base + "/v1/steps?lang=fr")[0] == 200
-    totals = []
-    for _ in range(5):  # each scrape may be answered by another worker: the total must not jump
+
+    def total() -> tuple[float, str]:
         text = get(metrics)[1]
-        line = next(x for x in text.splitlines()
-                    if x.startswith('remedy_requests_total{method="GET",route="/v1/steps",status="200"}'))
-        totals.append(float(line.rsplit(" ", 1)[1]))
+        line = next((x for x in text.splitlines()
+                     if x.startswith('remedy_requests_total{method="GET",route="/v1/steps",status="200"}')), " 0")
+        return float(line.rsplit(" ", 1)[1]), text
+
+    # A request is counted once its answer has gone out (its log line and count come after the last byte): the
+    # 40th may still be being counted when its client has the answer, so wait for it (at most 5 s) ...
+    deadline = time.monotonic() + 5
+    while total()[0] < 40 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    totals = []
+    for _ in range(5):  # ... then each scrape may be answered by another worker: the total must not jump
+        value, text = total()
+        totals.append(value)
     assert totals == [40.0] * 5
     assert text.count("remedy_worker_resident_memory_bytes{pid=") == 2
     # Each worker's heavy-lane child too; the worker that answered the scrape sampled its child just now.
