@@ -51,14 +51,18 @@ BORDERS = Path(__file__).parent / "queries_borders.yaml"
 # 40 lowest, dev half 0.950, check half 0.917; 0.983 after session 6, check 0.967; queries_blind.md); held per
 # language under its first run's lowest language.
 BLIND_3 = Path(__file__).parent / "queries_blind_3.yaml"
+# A fourth, short blind set (session 6, 20 per language, written quickly from the guide alone): first run 0.992 (ko 19
+# of 20); its author judges it easier than real users' messages, so it is a floor, not a held-out figure.
+BLIND_4 = Path(__file__).parent / "queries_blind_4.yaml"
+SMALL_SETS = {BLIND_4: 20}  # items per language, where a set has fewer than the usual 30
 THRESHOLD = 0.95
 # Long forum posts (0.950 since sentence-level reading, 27 to 30 of 30 per language) and the blind set (36 to 40 of 40)
 # are held per language a little under their lowest language.
 THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.95, BLIND_2: 0.925,
-              BORDERS: 0.9, BLIND_3: 0.825}
-SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS, BLIND_3]
+              BORDERS: 0.9, BLIND_3: 0.825, BLIND_4: 0.9}
+SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS, BLIND_3, BLIND_4]
 SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind", "queries_blind_2",
-           "queries_borders", "queries_blind_3"]
+           "queries_borders", "queries_blind_3", "queries_blind_4"]
 
 
 def failures(client: TestClient, item: dict[str, Any]) -> list[str]:
@@ -117,7 +121,7 @@ def test_own_set_is_big_enough(path: Path) -> None:
     counts: dict[str, int] = defaultdict(int)
     for item in own_items(path):
         counts[item["lang"]] += 1
-    assert all(counts[lang] >= 30 for lang in LANGS), counts
+    assert all(counts[lang] >= SMALL_SETS.get(path, 30) for lang in LANGS), counts
 
 
 @pytest.mark.parametrize("path", SETS, ids=SET_IDS)
