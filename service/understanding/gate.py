@@ -162,6 +162,6 @@ def stated_only(concepts: Iterable[str], negation: str, reading: Reading, hits: 
     only = frozenset(concepts)
     if not only or not any(h.concept in only for h in hits):
         return hits
-    denied = {reading.sentence_of(h.start) for h in hits if h.concept == negation}
-    return [h for h in hits if h.concept not in only or not (
-        reading.sentences[reading.sentence_of(h.start)].question or reading.sentence_of(h.start) in denied)]
+    unstated = {k for k, sentence in enumerate(reading.sentences) if sentence.question}
+    unstated |= {reading.sentence_of(h.start) for h in hits if h.concept == negation}
+    return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in unstated]

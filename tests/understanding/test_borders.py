@@ -10,18 +10,8 @@ from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
 from remedy.understanding.matcher import understand
+from tests.understanding.probes import diagnosed_symptom, search
 from tests.understanding.probes import first_symptom as _symptom
-
-
-def _diagnose(client: TestClient, lang: str, text: str) -> str | None:
-    answer = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
-    return (answer.get("symptom") or {}).get("id")
-
-
-def _search(client: TestClient, lang: str, text: str) -> str:
-    match: str = client.get("/v1/search", params={"q": text, "lang": lang}).json()["match"]
-    return match
-
 
 # --- 1. a setting the guide does not teach, weighed on quality or speed -----------------------------------------
 
@@ -39,7 +29,7 @@ def test_a_choice_between_untaught_settings_is_no_symptom(
 ) -> None:
     u = understand(index.matcher, text, lang)
     assert "setting_choice" in u.concepts and not u.in_domain
-    assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+    assert diagnosed_symptom(client, lang, text) is None and search(client, lang, text)["match"] == "none"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -66,7 +56,7 @@ def test_a_weak_result_beside_the_choice_is_still_told(index: Index, lang: str, 
 ])
 def test_a_captioning_question_is_none(client: TestClient, index: Index, lang: str, text: str) -> None:
     assert not understand(index.matcher, text, lang).in_domain
-    assert _search(client, lang, text) == "none"
+    assert search(client, lang, text)["match"] == "none"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -94,7 +84,7 @@ def test_captions_beside_a_weak_result_stay_in_the_guide(index: Index, lang: str
 def test_defaults_switch_no_gc_on(client: TestClient, index: Index, lang: str, text: str) -> None:
     u = understand(index.matcher, text, lang)
     assert "defaults" in u.concepts and "on" not in u.concepts
-    assert _diagnose(client, lang, text) == "oom-general"
+    assert diagnosed_symptom(client, lang, text) == "oom-general"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -103,7 +93,7 @@ def test_defaults_switch_no_gc_on(client: TestClient, index: Index, lang: str, t
     ("de", "immer noch out of memory mit gradient checkpointing an"),
 ])
 def test_gc_told_on_still_persists(client: TestClient, lang: str, text: str) -> None:
-    assert _diagnose(client, lang, text) == "oom-persists-with-gc"
+    assert diagnosed_symptom(client, lang, text) == "oom-persists-with-gc"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -138,7 +128,7 @@ def test_a_lora_that_changes_nothing_is_still_weak(index: Index, lang: str, text
 def test_the_gui_is_no_guide(client: TestClient, index: Index, lang: str, text: str) -> None:
     u = understand(index.matcher, text, lang)
     assert "guide" not in u.concepts and "toolkit" in u.concepts
-    assert _search(client, lang, text) == "none"
+    assert search(client, lang, text)["match"] == "none"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -179,7 +169,7 @@ def test_korean_quality_that_drops_is_still_told(index: Index) -> None:
 ])
 def test_generating_with_a_lora_is_none(client: TestClient, index: Index, lang: str, text: str) -> None:
     assert not understand(index.matcher, text, lang).in_domain
-    assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+    assert diagnosed_symptom(client, lang, text) is None and search(client, lang, text)["match"] == "none"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -192,7 +182,7 @@ def test_generating_with_a_lora_is_none(client: TestClient, index: Index, lang: 
     ("ko", "두 번째 로라 넣고 나서 생성이 엄청 느려졌어요"),
 ])
 def test_a_generation_speed_is_none(client: TestClient, lang: str, text: str) -> None:
-    assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+    assert diagnosed_symptom(client, lang, text) is None and search(client, lang, text)["match"] == "none"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -230,7 +220,7 @@ def test_the_training_named_stays_in_the_guide(index: Index, lang: str, text: st
 def test_a_quoted_python_error_is_no_oom(client: TestClient, index: Index, lang: str, text: str) -> None:
     u = understand(index.matcher, text, lang)
     assert u.log.not_gpu_oom == "python-error" and not u.in_domain
-    assert _diagnose(client, lang, text) is None
+    assert diagnosed_symptom(client, lang, text) is None
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -254,7 +244,7 @@ def test_an_oom_or_a_bare_error_is_not_a_python_error(index: Index, lang: str, t
 ])
 def test_a_wait_outside_the_run_is_none(client: TestClient, index: Index, lang: str, text: str) -> None:
     assert not understand(index.matcher, text, lang).in_domain
-    assert _diagnose(client, lang, text) is None
+    assert diagnosed_symptom(client, lang, text) is None
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -277,7 +267,7 @@ def test_a_rate_beside_the_wait_is_slowness(index: Index, lang: str, text: str) 
     ("ko", "건의: 샘플을 png로 저장하게 해주세요"),
 ])
 def test_a_feature_request_naming_samples_is_none(client: TestClient, lang: str, text: str) -> None:
-    assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+    assert diagnosed_symptom(client, lang, text) is None and search(client, lang, text)["match"] == "none"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -286,7 +276,7 @@ def test_a_feature_request_naming_samples_is_none(client: TestClient, lang: str,
     ("pt", "o job foi lento, dá pra fazer estorno?"),
 ])
 def test_billing_after_a_slow_job_is_none(client: TestClient, lang: str, text: str) -> None:
-    assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+    assert diagnosed_symptom(client, lang, text) is None and search(client, lang, text)["match"] == "none"
 
 
 # --- 10. the user's own stop, and a bug report -----------------------------------------------------------------------
@@ -322,7 +312,7 @@ def test_a_training_that_stops_with_an_oom_is_still_one(index: Index, lang: str,
     ("ko", "버그: batch_size 2면 버킷 정렬이 깨져요"),
 ])
 def test_a_bug_report_naming_a_setting_is_none(client: TestClient, lang: str, text: str) -> None:
-    assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+    assert diagnosed_symptom(client, lang, text) is None and search(client, lang, text)["match"] == "none"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -330,7 +320,7 @@ def test_a_bug_report_naming_a_setting_is_none(client: TestClient, lang: str, te
     ("de", "bug? mit batch_size 2 out of memory bei step 1 seit dem update"),
 ])
 def test_a_bug_report_with_an_oom_is_an_oom(client: TestClient, lang: str, text: str) -> None:
-    assert _diagnose(client, lang, text) in ("oom-early-steps", "oom-general")
+    assert diagnosed_symptom(client, lang, text) in ("oom-early-steps", "oom-general")
 
 
 # --- 11. a LoRA that barely does anything beside good previews (the preview-parity case) ---------------------------
@@ -354,7 +344,7 @@ def test_a_lora_that_barely_acts_beside_good_previews_is_weak(client: TestClient
     ("de", "ein lora von civitai bewirkt in forge so gut wie nichts"),
 ])
 def test_a_lora_that_barely_acts_with_no_training_named_is_none(client: TestClient, lang: str, text: str) -> None:
-    assert _diagnose(client, lang, text) is None
+    assert diagnosed_symptom(client, lang, text) is None
 
 
 # --- 12. a prompt of the previews is no caption --------------------------------------------------------------------
@@ -369,7 +359,7 @@ def test_a_lora_that_barely_acts_with_no_training_named_is_none(client: TestClie
 ])
 def test_a_preview_prompt_question_is_none(client: TestClient, index: Index, lang: str, text: str) -> None:
     assert "captions" not in understand(index.matcher, text, lang).concepts
-    assert _search(client, lang, text) == "none"
+    assert search(client, lang, text)["match"] == "none"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -393,7 +383,7 @@ def test_captions_still_count_beside_a_weak_result(index: Index, lang: str, text
 ])
 def test_a_wait_while_loading_is_none(client: TestClient, index: Index, lang: str, text: str) -> None:
     assert "phase_wait" in understand(index.matcher, text, lang).concepts
-    assert _diagnose(client, lang, text) is None
+    assert diagnosed_symptom(client, lang, text) is None
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -416,7 +406,7 @@ def test_a_training_rate_beside_the_loading_wait_is_slowness(index: Index, lang:
     ("ko", "저도 hunyuan 지원 원해요 다른 트레이너에서는 배치 2로 써요"),
 ])
 def test_a_support_request_with_settings_beside_it_is_none(client: TestClient, lang: str, text: str) -> None:
-    assert _diagnose(client, lang, text) is None and _search(client, lang, text) == "none"
+    assert diagnosed_symptom(client, lang, text) is None and search(client, lang, text)["match"] == "none"
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -424,7 +414,7 @@ def test_a_support_request_with_settings_beside_it_is_none(client: TestClient, l
     ("de", "support für hunyuan klappt, aber batch 2 läuft bei step 1 in out of memory"),
 ])
 def test_an_oom_beside_a_support_word_is_an_oom(client: TestClient, lang: str, text: str) -> None:
-    assert _diagnose(client, lang, text) in ("oom-early-steps", "oom-general")
+    assert diagnosed_symptom(client, lang, text) in ("oom-early-steps", "oom-general")
 
 
 # --- where a setting is changed in the job's panel (session 5): a UI place is a wait only when slowness is told -----

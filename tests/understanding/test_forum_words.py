@@ -11,17 +11,7 @@ from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
 from remedy.understanding.matcher import understand
-from tests.understanding.probes import search, top_symptom
-
-
-def _diagnose(client: TestClient, lang: str, text: str) -> dict[str, object]:
-    answer: dict[str, object] = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
-    return answer
-
-
-def _symptom_id(answer: dict[str, object]) -> str | None:
-    symptom = answer.get("symptom")
-    return symptom.get("id") if isinstance(symptom, dict) else None
+from tests.understanding.probes import answered_symptom, diagnose, diagnosed_symptom, search, top_symptom
 
 
 def _step_ids(answer: dict[str, object]) -> list[str]:
@@ -47,7 +37,7 @@ def _step_ids(answer: dict[str, object]) -> list[str]:
 ])
 def test_the_computers_ram_filling_up_is_no_gpu_oom(client: TestClient, index: Index, lang: str, text: str) -> None:
     assert "host_ram" in understand(index.matcher, text, lang).concepts
-    assert _symptom_id(_diagnose(client, lang, text)) is None
+    assert diagnosed_symptom(client, lang, text) is None
     assert search(client, lang, text)["match"] == "none"
 
 
@@ -75,8 +65,8 @@ def test_the_computers_ram_described_beside_an_oom_is_a_spec(index: Index, lang:
     ("ko", "학습 중 샘플은 괜찮은데 포지에서 로라 쓰면 얼굴이 달라요"),
 ])
 def test_a_different_output_in_another_program_is_preview_parity(client: TestClient, lang: str, text: str) -> None:
-    answer = _diagnose(client, lang, text)
-    assert _symptom_id(answer) == "weak-samples"
+    answer = diagnose(client, lang, text)
+    assert answered_symptom(answer) == "weak-samples"
     assert "check-preview-parity" in _step_ids(answer)
 
 
@@ -90,7 +80,7 @@ def test_a_different_output_in_another_program_is_preview_parity(client: TestCli
 ])
 def test_a_different_setting_in_another_program_alone_is_outside(client: TestClient, lang: str, text: str) -> None:
     """No preview and no training named: the program's own question, outside the guide."""
-    assert _symptom_id(_diagnose(client, lang, text)) is None
+    assert diagnosed_symptom(client, lang, text) is None
 
 
 # --- 3. example images are the previews, "less sharp" is a weak result -------------------------------------------
@@ -173,8 +163,8 @@ def test_a_run_that_drags_on_is_slow_training(index: Index, lang: str, text: str
     ("ko", "1스텝은 통과하고 2스텝에서 cuda oom"),
 ])
 def test_a_step_told_as_passed_is_not_the_failing_step(client: TestClient, lang: str, text: str) -> None:
-    answer = _diagnose(client, lang, text)
-    assert _symptom_id(answer) == "oom-early-steps"
+    answer = diagnose(client, lang, text)
+    assert answered_symptom(answer) == "oom-early-steps"
     context = answer.get("context")
     assert isinstance(context, dict) and context.get("step") == 2
 
@@ -190,8 +180,8 @@ def test_a_step_told_as_passed_is_not_the_failing_step(client: TestClient, lang:
     ("ko", "한 시간 정도 잘 돌다가 oom, 1536 이미지 때문인 것 같아요"),
 ])
 def test_a_size_named_after_a_while_is_a_bucket_spike(client: TestClient, lang: str, text: str) -> None:
-    answer = _diagnose(client, lang, text)
-    assert _symptom_id(answer) == "oom-bucket-spike"
+    answer = diagnose(client, lang, text)
+    assert answered_symptom(answer) == "oom-bucket-spike"
     assert "drop-highest-bucket" in _step_ids(answer)
 
 
@@ -238,7 +228,7 @@ def test_where_to_download_the_lora_is_outside(client: TestClient, lang: str, te
     ("ko", "로라 잘 나왔어요 가이드 감사합니다!"),
 ])
 def test_a_success_report_is_outside(client: TestClient, lang: str, text: str) -> None:
-    assert _symptom_id(_diagnose(client, lang, text)) is None
+    assert diagnosed_symptom(client, lang, text) is None
     assert search(client, lang, text)["match"] == "none"
 
 

@@ -332,7 +332,7 @@ def test_a_feared_oom_in_a_speed_question_is_not_told(index: Index, lang: str, t
 
 def test_a_sentence_markers_word_is_never_corrected(index: Index) -> None:
     analyzer = index.matcher.analyzer
-    assert analyzer.typos.correct("scared", "en") == "scared"  # not the vocabulary's "shared"
+    assert analyzer.typos.correct("scared", "en") == "scared"  # a word of English: no vocabulary word one letter off
 
 
 @pytest.mark.parametrize(("lang", "text", "symptom"), [

@@ -9,13 +9,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.understanding.probes import hit_ids
 from tests.understanding.probes import search as _search
-
-
-def _ids(answer: dict[str, object]) -> list[str]:
-    hits = answer["hits"]
-    assert isinstance(hits, list)
-    return [h["id"] for h in hits]
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -43,7 +38,7 @@ def test_a_setting_told_without_a_problem_reaches_no_step(client: TestClient, la
 def test_the_same_setting_beside_an_oom_keeps_its_step(client: TestClient, lang: str, text: str) -> None:
     answer = _search(client, lang, text)
     assert answer["match"] != "none"
-    assert "reduce-num-frames" in _ids(answer)
+    assert "reduce-num-frames" in hit_ids(answer)
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -71,7 +66,7 @@ def test_two_model_names_are_no_subject(client: TestClient, lang: str, text: str
     ("ko", "버킷이 1024랑 1344인데 설정에서 1024로 바꾸면 더 큰 이미지는 리사이즈되나요?"),
 ])
 def test_where_beside_another_subject_is_about_that_subject(client: TestClient, lang: str, text: str) -> None:
-    assert "where-to-change" not in _ids(_search(client, lang, text))
+    assert "where-to-change" not in hit_ids(_search(client, lang, text))
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -83,7 +78,7 @@ def test_where_beside_another_subject_is_about_that_subject(client: TestClient, 
 ])
 def test_where_alone_keeps_the_section_on_where_to_change(client: TestClient, lang: str, text: str) -> None:
     # Spanish is left out: "¿dónde cambio eso en el panel de entrenamiento?" finds nothing yet (not traced).
-    assert _ids(_search(client, lang, text))[:1] == ["where-to-change"]
+    assert hit_ids(_search(client, lang, text))[:1] == ["where-to-change"]
 
 
 @pytest.mark.parametrize(("lang", "text", "checklist"), [
@@ -94,7 +89,7 @@ def test_where_alone_keeps_the_section_on_where_to_change(client: TestClient, la
 ])
 def test_to_do_is_a_list_only_as_a_list(client: TestClient, lang: str, text: str, checklist: bool) -> None:
     # "to-do" reads as the words "to do": only "to-do list" (and "todo") names a checklist.
-    assert ("checklist" in _ids(_search(client, lang, text))) is checklist
+    assert ("checklist" in hit_ids(_search(client, lang, text))) is checklist
 
 
 # --- an entry about GC and quality rests on GC (`rests_on`) ------------------------------------------------------
@@ -111,7 +106,7 @@ _GC_ENTRIES = {"faq-gc-hurts-quality", "what-gc-off-is-not"}
     ("ko", "로라 품질이 안 좋아요, 샘플이 흐릿하게 나와요"),
 ])
 def test_a_weak_result_without_gc_reaches_no_entry_about_gc(client: TestClient, lang: str, text: str) -> None:
-    ids = _ids(_search(client, lang, text))
+    ids = hit_ids(_search(client, lang, text))
     assert ids[:1] == ["weak-samples"]
     assert _GC_ENTRIES.isdisjoint(ids)
 
@@ -125,7 +120,7 @@ def test_a_weak_result_without_gc_reaches_no_entry_about_gc(client: TestClient, 
     ("ko", "gradient checkpointing 켜면 로라 품질이 나빠지나요?"),
 ])
 def test_the_same_worry_about_gc_keeps_the_faq(client: TestClient, lang: str, text: str) -> None:
-    assert _ids(_search(client, lang, text))[:1] == ["faq-gc-hurts-quality"]
+    assert hit_ids(_search(client, lang, text))[:1] == ["faq-gc-hurts-quality"]
 
 
 # --- "the base model" is the model trained on, not the families of the risk table ---------------------------------
@@ -139,7 +134,7 @@ def test_the_same_worry_about_gc_keeps_the_faq(client: TestClient, lang: str, te
     ("ko", "로라 샘플이 제 캐릭터랑 안 닮았고 그냥 베이스 모델처럼 나와요"),
 ])
 def test_the_base_model_is_no_risk_table(client: TestClient, lang: str, text: str) -> None:
-    ids = _ids(_search(client, lang, text))
+    ids = hit_ids(_search(client, lang, text))
     assert ids[:1] == ["weak-samples"]
     assert "risk-table" not in ids
 
@@ -153,4 +148,4 @@ def test_the_base_model_is_no_risk_table(client: TestClient, lang: str, text: st
     ("ko", "GC 끄면 어떤 모델이 위험해요?"),
 ])
 def test_a_question_on_the_families_keeps_the_risk_table(client: TestClient, lang: str, text: str) -> None:
-    assert _ids(_search(client, lang, text))[:1] == ["risk-table"]
+    assert hit_ids(_search(client, lang, text))[:1] == ["risk-table"]

@@ -10,23 +10,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from remedy.index.build import Index
-from tests.understanding.probes import search, top_symptom
-
-
-def _ids(answer: dict[str, object]) -> list[str]:
-    hits = answer["hits"]
-    assert isinstance(hits, list)
-    return [h["id"] for h in hits]
-
-
-def _diagnosed(client: TestClient, lang: str, text: str) -> str | None:
-    answer = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
-    return (answer.get("symptom") or {}).get("id")
+from tests.understanding.probes import diagnosed_symptom, hit_ids, search, top_symptom
 
 
 def _no_hit(client: TestClient, lang: str, text: str) -> None:
     answer = search(client, lang, text)
-    assert answer["match"] == "none", _ids(answer)
+    assert answer["match"] == "none", hit_ids(answer)
     assert answer["hits"] == []
 
 
@@ -56,7 +45,7 @@ def test_a_settled_problem_is_no_subject(client: TestClient, index: Index, lang:
 def test_a_problem_denied_settled_keeps_its_hit(client: TestClient, index: Index, lang: str, text: str) -> None:
     answer = search(client, lang, text)
     assert answer["match"] != "none"
-    assert "oom-persists-with-gc" in _ids(answer)[:2]
+    assert "oom-persists-with-gc" in hit_ids(answer)[:2]
     assert top_symptom(index, text, lang) == "oom-persists-with-gc"
 
 
@@ -108,7 +97,7 @@ def test_the_cards_memory_as_a_figure_is_no_subject(client: TestClient, lang: st
 def test_memory_asked_about_keeps_its_hit(client: TestClient, lang: str, text: str) -> None:
     answer = search(client, lang, text)
     assert answer["match"] != "none"
-    assert "why-sudden-oom" in _ids(answer)[:2]
+    assert "why-sudden-oom" in hit_ids(answer)[:2]
 
 
 # --- the trainer named beside another subject ------------------------------------------------------------------
@@ -136,7 +125,7 @@ def test_the_trainer_beside_another_subject_grounds_nothing(client: TestClient, 
 def test_where_gc_is_set_in_the_trainer_keeps_its_hit(client: TestClient, lang: str, text: str) -> None:
     answer = search(client, lang, text)
     assert answer["match"] != "none"
-    assert _ids(answer)[0] == "where-to-change"
+    assert hit_ids(answer)[0] == "where-to-change"
 
 
 # --- a title that names another subject ------------------------------------------------------------------------
@@ -158,7 +147,7 @@ def test_where_gc_is_set_in_the_trainer_keeps_its_hit(client: TestClient, lang: 
 def test_a_title_naming_another_subject_keeps_its_veto(client: TestClient, lang: str, text: str) -> None:
     # the body's rate is the request's context: no slow-training hit, and diagnose reads the same subjects
     _no_hit(client, lang, text)
-    assert _diagnosed(client, lang, text) is None
+    assert diagnosed_symptom(client, lang, text) is None
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -172,8 +161,8 @@ def test_a_title_naming_another_subject_keeps_its_veto(client: TestClient, lang:
 def test_a_title_telling_the_symptom_keeps_its_hit(client: TestClient, lang: str, text: str) -> None:
     answer = search(client, lang, text)
     assert answer["match"] != "none"
-    assert _ids(answer)[0] == "slow-training"
-    assert _diagnosed(client, lang, text) == "slow-training"
+    assert hit_ids(answer)[0] == "slow-training"
+    assert diagnosed_symptom(client, lang, text) == "slow-training"
 
 
 # --- a sentence marked as an aside that tells the problem ------------------------------------------------------
@@ -196,5 +185,5 @@ def test_an_also_that_tells_the_problem_is_no_side_remark(client: TestClient, la
     # "also" / "además" / "aussi" mark a side remark only in a sentence that asks ("btw, is there a cheaper GPU?")
     answer = search(client, lang, text)
     assert answer["match"] != "none"
-    assert "oom-persists-with-gc" in _ids(answer)[:2]
-    assert _diagnosed(client, lang, text) == "oom-persists-with-gc"
+    assert "oom-persists-with-gc" in hit_ids(answer)[:2]
+    assert diagnosed_symptom(client, lang, text) == "oom-persists-with-gc"

@@ -13,13 +13,14 @@ from remedy.index.build import Index
 from remedy.understanding.log_bars import restore_cut_bars
 from remedy.understanding.logs import read_log
 from remedy.understanding.matcher import understand
+from tests.understanding.probes import diagnose, search
 from tests.understanding.probes import first_symptom as _symptom
 
 
 def _answers_nothing(client: TestClient, lang: str, text: str) -> None:
-    d = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
+    d = diagnose(client, lang, text)
     assert d["match"] == "none" and d["symptom"] is None
-    assert client.get("/v1/search", params={"q": text, "lang": lang}).json()["match"] == "none"
+    assert search(client, lang, text)["match"] == "none"
 
 
 # --- 1. the training time asked about, no run told --------------------------------------------------------------
