@@ -54,15 +54,19 @@ BLIND_3 = Path(__file__).parent / "queries_blind_3.yaml"
 # A fourth, short blind set (session 6, 20 per language, written quickly from the guide alone): first run 0.992 (ko 19
 # of 20); its author judges it easier than real users' messages, so it is a floor, not a held-out figure.
 BLIND_4 = Path(__file__).parent / "queries_blind_4.yaml"
+# A fifth blind set (session 7, 40 per language), written to be as hard as real forum users make it (outcomes, rates,
+# host RAM in prose, OOMs without the words, long posts with pasted tails); labelled before any run. First run 0.854
+# (fr and ko 33 of 40 lowest; dev 0.850, check 0.858); held per language under its first run's lowest language.
+BLIND_5 = Path(__file__).parent / "queries_blind_5.yaml"
 SMALL_SETS = {BLIND_4: 20}  # items per language, where a set has fewer than the usual 30
 THRESHOLD = 0.95
 # Long forum posts (0.950 since sentence-level reading, 27 to 30 of 30 per language) and the blind set (36 to 40 of 40)
 # are held per language a little under their lowest language.
 THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.95, BLIND_2: 0.925,
-              BORDERS: 0.9, BLIND_3: 0.825, BLIND_4: 0.9}
-SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS, BLIND_3, BLIND_4]
+              BORDERS: 0.9, BLIND_3: 0.825, BLIND_4: 0.9, BLIND_5: 0.8}
+SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS, BLIND_3, BLIND_4, BLIND_5]
 SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind", "queries_blind_2",
-           "queries_borders", "queries_blind_3", "queries_blind_4"]
+           "queries_borders", "queries_blind_3", "queries_blind_4", "queries_blind_5"]
 
 
 def failures(client: TestClient, item: dict[str, Any]) -> list[str]:
