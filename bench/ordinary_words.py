@@ -3,10 +3,11 @@
     .venv/bin/pip install pyspellchecker==0.9.1      # MIT; not a dependency of the service
     .venv/bin/python bench/ordinary_words.py [--count 5000]
 
-The source is the word-frequency list each language has in pyspellchecker 0.9.1 (MIT licence, Tyler Barrus;
-`spellchecker/resources/<lang>.json.gz`, word counts its author built from subtitle corpora): English, Spanish,
-Portuguese, French and German. Korean has none there, and needs none: a Hangul word is only ever matched in the
-Korean stream (analysis.py).
+The source is the word-frequency list each language has in pyspellchecker 0.9.1 (code MIT, Tyler Barrus;
+`spellchecker/resources/<lang>.json.gz`): English, Spanish, Portuguese, French and German. Its counts come from
+hermitdave/FrequencyWords (OpenSubtitles 2018), whose code is MIT and whose content is CC BY-SA 4.0, so each
+words.yaml says so and is shared under those terms. Korean has none there, and needs none: a Hangul word is only
+ever matched in the Korean stream (analysis.py).
 
 A word is kept for a language when it is among that language's `count` most frequent words (normalized as the
 analyzer normalizes a query: folded, letters only) and no other of the five languages uses it far more often (its
@@ -22,6 +23,8 @@ import json
 import sys
 from pathlib import Path
 
+ORIGIN = "hermitdave/FrequencyWords, content/2018 (OpenSubtitles 2018), as packaged by pyspellchecker"
+LICENCE = "CC BY-SA 4.0 (FrequencyWords content, Copyright (c) 2016 Hermit Dave; pyspellchecker code MIT)"
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("en", "es", "pt", "fr", "de")
 SHARE = 4  # a word another language ranks this many times higher is that language's
@@ -78,7 +81,8 @@ def main() -> int:
         name, example = NAMES[lang]
         lines = [HEADER.format(name=name, count=args.count, example=example),
                  f'source: "pyspellchecker {version}, spellchecker/resources/{lang}.json.gz (word frequencies)"',
-                 'licence: "MIT (pyspellchecker, Copyright (c) 2018-2021 Tyler Barrus)"',
+                 f'origin: "{ORIGIN}"',
+                 f'licence: "{LICENCE}"',
                  "words: >-"]
         line = " "
         for word in words:

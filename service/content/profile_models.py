@@ -55,13 +55,14 @@ class OrdinaryWords(BaseModel):
     frequency list): a word of a query in that language that no text of the knowledge uses ("fall", "pero") is still
     that language's word, matched in its stream only, never read as another language's word after stemming.
 
-    - `source`, `licence`: where the list comes from and under what terms;
+    - `source`, `origin`, `licence`: the file it was read from, where its counts come from, and under what terms;
     - `words`: the words, normalized (folded, lower case), separated by spaces.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     source: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    origin: Annotated[str, StringConstraints(min_length=1, max_length=200)]
     licence: Annotated[str, StringConstraints(min_length=1, max_length=200)]
     words: str
 
