@@ -16,7 +16,9 @@ real-message corpora. Every mechanism has its twin where it gives way.
 7. A bucket size after the step word, past other words, is no step ("after a few hundred steps, dataset has 512").
 8. Parity: an English sentence and its counterparts as natives write them reach the same symptom and context.
 9. Native probes per mechanism class: OOM said colloquially, slowness told as rates and durations, weak results told
-   by their outcome, host RAM in prose, a solved problem, model support.
+   by their outcome, host RAM in prose (and the computer's RAM beside a freeze while the model loads), a solved
+   problem, model support; native questions find their section (French `où`, folded to `ou`, is "where" after a
+   verb: "on désactive où").
 """
 
 from __future__ import annotations
@@ -290,6 +292,24 @@ def test_each_language_reaches_the_english_understanding(client: TestClient, gro
         assert _reading(client, lang, text) == english, (lang, text)
 
 
+def test_a_freeze_while_loading_with_the_gpus_memory_told_is_still_an_oom(client: TestClient) -> None:
+    # the twin of the host RAM at loading: a CUDA OOM told beside the RAM's size is the GPU's
+    assert diagnosed_symptom(client, "en", "12gb vram, 32gb ram, it freezes at step 2 with cuda out of memory") == E
+
+
+@pytest.mark.parametrize(("lang", "text", "target"), [
+    ("fr", "on désactive où le gradient checkpointing dans ai toolkit ?", "where-to-change"),  # `où` folds to `ou`
+    ("fr", "le gc, je le laisse activé ou désactivé ?", "quick-answer"),  # ... and `ou` is still "or"
+    ("es", "q hace exactamente el gradient checkpointing?", "what-gc-does"),
+    ("pt", "é vdd q o gc piora a qualidade da lora?", "faq-gc-hurts-quality"),
+    ("de", "wo schalt ich gradient checkpointing aus?", "where-to-change"),
+    ("ko", "그래디언트 체크포인팅 어디서 끄나요?", "where-to-change"),
+])
+def test_native_questions_find_their_section(client: TestClient, lang: str, text: str, target: str) -> None:
+    hits = search(client, lang, text)["hits"]
+    assert isinstance(hits, list) and hits and hits[0]["id"] == target
+
+
 # --- 9. native probes per mechanism class ------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text", "symptom"), [
@@ -338,6 +358,13 @@ def test_native_forum_wordings(client: TestClient, lang: str, text: str, symptom
     ("fr", "16 go de ram c'est pas assez pour charger flux, le pc rame et freeze"),
     ("de", "der ram vom pc reicht nicht zum laden, 16gb"),
     ("ko", "시스템 램 16기가로는 모델 불러오다가 멈춰요"),
+    # ... the computer's RAM, named or with its size, beside a freeze while the model loads
+    ("en", "my pc only has 16gb of ram and it freezes when loading the model, the vram is not full"),
+    ("es", "tengo solo 16gb de ram y se congela al cargar el modelo"),
+    ("pt", "meu pc tem só 16gb de ram e trava quando carrega o modelo"),
+    ("fr", "mon pc a que 16 go de ram et ça freeze au chargement du modèle, la vram est pas pleine"),
+    ("de", "hab nur 16gb ram und beim laden vom modell friert alles ein"),
+    ("ko", "램이 16기가라서 모델 로딩하다가 멈춰요"),
     # a solved problem
     ("es", "ya lo solucione, era el batch, gracias!"),
     ("pt", "resolvi aqui, era o batch size, valeu"),
