@@ -13,7 +13,9 @@ real-message corpora. Every mechanism has its twin where it gives way.
 5. Memory that a model does not fit in is an OOM ("doesn't fit in vram", "no cabe en la vram", "passt nicht in den
    VRAM", "vram에 안 들어가요"); a fit asked about, or a style that does not fit, is none.
 6. "It used to OOM, now it is slow" in Spanish, Portuguese and French ("antes me daba", "avant j'avais").
-7. A bucket size after the step word, past other words, is no step ("after a few hundred steps, dataset has 512").
+7. A bucket size after the step word, past other words, is no step ("after a few hundred steps, dataset has 512");
+   an inflection the stemmer reads otherwise than its base is restored first (`restore_endings`: French `déformées`
+   folded to `deformees`, Spanish `borrosas`).
 8. Parity: an English sentence and its counterparts as natives write them reach the same symptom and context.
 9. Native probes per mechanism class: OOM said colloquially, slowness told as rates and durations, weak results told
    by their outcome, host RAM in prose (and the computer's RAM beside a freeze while the model loads), a solved
@@ -198,6 +200,25 @@ def test_a_size_after_the_step_word_past_other_words_is_no_step(client: TestClie
     assert isinstance(d["context"], dict) and d["context"].get("step") == 512
 
 
+# --- 7b. an inflection the stemmer reads otherwise ------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "inflected", "base"), [
+    ("fr", "déformées", "déformé"),  # folded `deformees` stemmed to `deforme`, `deforme` to `deform`
+    ("fr", "saturée", "saturé"),
+    ("es", "borrosas", "borrosa"),  # Snowball strips `-osas` whole but keeps `-osa`
+])
+def test_an_inflection_stems_as_its_base(index: Index, lang: str, inflected: str, base: str) -> None:
+    analyzer = index.matcher.analyzer
+    assert analyzer.phrase_forms(lang, inflected) == analyzer.phrase_forms(lang, base)
+
+
+def test_a_memory_saturee_is_no_colour(index: Index) -> None:
+    # the colours' `saturation` is kept as written: the memory's `saturée` (full) is not read as colours
+    concepts = _concepts(index, "fr", "la vram est saturée au step 2")
+    assert "colour" not in concepts and "oom" in concepts
+    assert "colour" in _concepts(index, "fr", "trop de saturation dans les couleurs")
+
+
 # --- 8. parity: the same understanding in six languages ------------------------------------------------------------
 
 _PARITY = [
@@ -346,6 +367,12 @@ def test_native_questions_find_their_section(client: TestClient, lang: str, text
     ("de", "der lora lernt nix, sieht aus wie das basismodell", W),
     ("ko", "학습 했는데 아무것도 안 배운 것 같아요", W),
     ("ko", "로라 결과물이 별로에요 얼굴이 안 닮음", W),
+    # ... deformed, plastic, overfit, a trigger word that does nothing
+    ("pt", "a lora ta overfitada, todas as imagens saem com a mesma pose", W),
+    ("fr", "la peau fait plastique et les mains sont déformées avec ma lora", W),
+    ("de", "das triggerwort bringt nichts, der lora ignoriert es", W),
+    ("de", "die haut sieht nach plastik aus und die hände sind verkrüppelt mit meinem lora", W),
+    ("ko", "제 로라 쓰면 손이 기형으로 나와요", W),
 ])
 def test_native_forum_wordings(client: TestClient, lang: str, text: str, symptom: str) -> None:
     assert diagnosed_symptom(client, lang, text) == symptom
