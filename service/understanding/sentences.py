@@ -281,7 +281,7 @@ def _status(
     its clause ("Previously, it OOMed") the rest of the sentence.
     Another clause keeps its own time ("it worked before the update, after it OOMs at step 1": present). A marker
     of a settled state ("bug solved", "runs fine") makes past its clause up to itself: "it runs fine for 600 steps,
-    then OOMs" still tells the OOM."""
+    then OOMs" still tells the OOM; a marker of a fix ("I fixed the", "ya resolví") its clause after itself."""
     past: set[int] = set()
     settled: list[tuple[int, int, int]] = []
     reaching: list[tuple[int, int, int]] = []
@@ -302,6 +302,14 @@ def _status(
                 denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
                 if not (s.question or asking[k] or denied):
                     settled.append((max([e for e in present_ends if bounds[c] <= e <= i] or [bounds[c]]), i, end))
+                continue
+            if kind == "fixed":
+                # "I fixed the OOM by lowering the batch", "ya resolví el OOM": what its clause tells after it is
+                # over, up to a marker of the present; unless denied before it or asked
+                c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
+                denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
+                if not (s.question or asking[k] or denied):
+                    past.update(range(end, min([p for p in presents if end <= p] + [bounds[c + 1]])))
                 continue
             if kind != "past":
                 continue

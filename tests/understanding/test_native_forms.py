@@ -12,7 +12,9 @@ real-message corpora. Every mechanism has its twin where it gives way.
    its particle kept (`베치 2`, `스텦 2에서`); a Korean word near a number that is no misspelling stays.
 5. Memory that a model does not fit in is an OOM ("doesn't fit in vram", "no cabe en la vram", "passt nicht in den
    VRAM", "vram에 안 들어가요"); a fit asked about, or a style that does not fit, is none.
-6. "It used to OOM, now it is slow" in Spanish, Portuguese and French ("antes me daba", "avant j'avais").
+6. "It used to OOM, now it is slow" in Spanish, Portuguese and French ("antes me daba", "avant j'avais"); an OOM
+   fixed and a new slowness told (`fixed`: "I fixed the OOM", "ya resolví el", "j'ai réglé l'"; `contrast`: "the
+   problem is different now", "o problema é outro", "c'est autre chose").
 7. A bucket size after the step word, past other words, is no step ("after a few hundred steps, dataset has 512");
    an inflection the stemmer reads otherwise than its base is restored first (`restore_endings`: French `déformées`
    folded to `deformees`, Spanish `borrosas`).
@@ -179,6 +181,34 @@ def test_a_fit_asked_or_a_style_that_does_not_fit_is_no_oom(index: Index, lang: 
 ])
 def test_a_past_oom_and_a_present_slowness_is_slowness(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == T
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Hi! I fixed the oom by dropping batch to 1, thanks. Now the problem is different: each step takes like "
+           "20 seconds on my 3060. Is that normal?"),
+    ("es", "Hola! Ya resolví el oom bajando el batch a 1, gracias. Ahora el problema es otro: cada paso tarda como "
+           "20 segundos en mi 3060. Es normal?"),
+    ("pt", "Oi! O oom eu já resolvi baixando o batch pra 1, valeu. Agora o problema é outro: cada passo leva uns 20 "
+           "segundos na minha 3060. É normal?"),
+    ("fr", "Salut ! J'ai réglé l'oom en passant le batch à 1, merci. Maintenant c'est autre chose : chaque step "
+           "prend genre 20 secondes sur ma 3060. C'est normal ?"),
+    ("de", "Hi! Das OOM hab ich gelöst, batch auf 1 runter, danke. Jetzt ist es was anderes: jeder Schritt dauert "
+           "so 20 Sekunden auf meiner 3060. Ist das normal?"),
+    ("ko", "안녕하세요! oom은 배치 1로 내려서 해결했어요 감사합니다. 근데 이번엔 다른 문제인데 3060에서 한 스텝에 "
+           "20초씩 걸려요. 정상인가요?"),
+])
+def test_an_oom_fixed_and_a_new_slowness_is_slowness(client: TestClient, lang: str, text: str) -> None:
+    # a fix told before what it fixed ("I fixed the OOM", "ya resolví el OOM": `fixed`) closes it; "the problem is
+    # different now" is another problem (`contrast`); Portuguese `baixando o batch` lowers it, downloads nothing
+    assert diagnosed_symptom(client, lang, text) == T
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "how do i fix the oom at step 2?"),  # asked: nothing is fixed
+    ("es", "no ya resolví el oom, sigue en el paso 2"),  # denied before the marker
+])
+def test_a_fix_asked_or_denied_fixes_nothing(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == E
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -373,6 +403,8 @@ def test_native_questions_find_their_section(client: TestClient, lang: str, text
     ("de", "das triggerwort bringt nichts, der lora ignoriert es", W),
     ("de", "die haut sieht nach plastik aus und die hände sind verkrüppelt mit meinem lora", W),
     ("ko", "제 로라 쓰면 손이 기형으로 나와요", W),
+    ("es", "entrene un lora de mi cara con 25 fotos, 2000 pasos. el entrenamiento fue bien sin errores pero al usarlo "
+           "no me parezco en nada", W),
 ])
 def test_native_forum_wordings(client: TestClient, lang: str, text: str, symptom: str) -> None:
     assert diagnosed_symptom(client, lang, text) == symptom
