@@ -25,7 +25,8 @@ class SentenceMarkers(BaseModel):
     - `fixed`: what its clause tells after it is over ("I fixed the OOM by lowering the batch", "ya resolví el
       OOM"), on the same terms;
     - `hypothetical`: the few words after it are supposed, feared or reported ("in case", "I'm afraid", "would",
-      "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`);
+      "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`); `feared`: a fear told
+      with the clause it introduces ("afraid that", "miedo de que", "peur que", "Angst dass"): that whole clause;
     - `negation`: the few words after it are denied ("no OOM", "didn't crash", "not out of memory"), and
       `negation_after` the few words before it (Korean `OOM은 없어요`);
     - `question_endings`, `sentence_endings`: word endings that ask, and that close a sentence written without a
@@ -46,6 +47,7 @@ class SentenceMarkers(BaseModel):
     fixed: tuple[Marker, ...] = ()
     hypothetical: tuple[Marker, ...] = ()
     hypothetical_after: tuple[Marker, ...] = ()
+    feared: tuple[Marker, ...] = ()
     negation: tuple[Marker, ...] = ()
     negation_after: tuple[Marker, ...] = ()
     question_endings: tuple[Affix, ...] = ()

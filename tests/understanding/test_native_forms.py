@@ -14,7 +14,8 @@ real-message corpora. Every mechanism has its twin where it gives way.
    VRAM", "vram에 안 들어가요"); a fit asked about, or a style that does not fit, is none.
 6. "It used to OOM, now it is slow" in Spanish, Portuguese and French ("antes me daba", "avant j'avais"); an OOM
    fixed and a new slowness told (`fixed`: "I fixed the OOM", "ya resolví el", "j'ai réglé l'"; `contrast`: "the
-   problem is different now", "o problema é outro", "c'est autre chose").
+   problem is different now", "o problema é outro", "c'est autre chose"); a fear told with its clause ("afraid the
+   vram will run out", "Angst, dass mir der VRAM ausgeht") reaches that whole clause.
 7. A bucket size after the step word, past other words, is no step ("after a few hundred steps, dataset has 512");
    an inflection the stemmer reads otherwise than its base is restored first (`restore_endings`: French `déformées`
    folded to `deformees`, Spanish `borrosas`).
@@ -208,6 +209,30 @@ def test_an_oom_fixed_and_a_new_slowness_is_slowness(client: TestClient, lang: s
     ("es", "no ya resolví el oom, sigue en el paso 2"),  # denied before the marker
 ])
 def test_a_fix_asked_or_denied_fixes_nothing(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == E
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "i'm afraid the vram will run out if i use batch 4, has anyone tried it on a 4090?"),
+    ("es", "me da miedo que se me llene la vram si pongo batch 4, alguien lo probo en una 4090?"),
+    ("pt", "tenho medo de estourar a vram se eu colocar batch 4, alguém testou numa 4090?"),
+    ("fr", "j'ai peur que la vram sature si je mets batch 4, quelqu'un a testé sur une 4090 ?"),
+    ("de", "hab angst dass mir der vram ausgeht wenn ich batch 4 nehme, hats wer auf ner 4090 probiert?"),
+    ("de", "ich befürchte, dass der speicher bei batch 4 voll läuft. hat jemand erfahrung?"),  # German comma
+    ("ko", "배치 4로 하면 vram 터질까봐 걱정인데 4090에서 해보신 분?"),
+])
+def test_a_feared_oom_with_its_clause_is_no_oom(client: TestClient, lang: str, text: str) -> None:
+    # `feared` ("afraid the", "miedo de que", "Angst dass") reaches its whole clause, the verb at its end; a
+    # hypothetical that ends its clause ("ich befürchte, dass ...") reaches the next one
+    _answers_nothing(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "i was afraid of oom and now it crashes with cuda out of memory at step 2"),
+    ("de", "ich hatte angst vor oom, jetzt stürzt es bei schritt 2 mit cuda out of memory ab"),
+    ("es", "tenia miedo de que pasara y ahora peta con cuda out of memory en el paso 2"),
+])
+def test_a_fear_come_true_is_an_oom(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == E
 
 
