@@ -129,6 +129,12 @@ def test_an_abbreviation_is_its_own_languages_only(index: Index) -> None:
     ("ko", "2스텦에서 메모리 터졌어요", E, {"step": 2}),
     ("ko", "베치 2 로 하면 메모리 터져요", G, {"batch_size": 2}),
     ("ko", "베치를 4로 했더니 oom", G, {"batch_size": 4}),
+    # ordinals as forum users abbreviate them
+    ("es", "oom en el 2do paso", E, {"step": 2}),
+    ("es", "se muere en el 3ro paso", E, {"step": 3}),
+    ("fr", "oom au 2ème step", E, {"step": 2}),
+    ("de", "oom im 2. schritt", E, {"step": 2}),
+    ("ko", "2번째 스텝에서 oom", E, {"step": 2}),
 ])
 def test_a_misspelt_word_before_a_number_still_introduces_it(
     client: TestClient, lang: str, text: str, symptom: str, ctx: dict[str, object]
@@ -404,6 +410,7 @@ def test_native_questions_find_their_section(client: TestClient, lang: str, text
     ("ko", "로라 학습 돌렸는데 메모리 터짐", G),
     ("ko", "로라학습돌렸는데메모리터짐", G),
     ("ko", "그체 켜놨는데도 oom 떠요", P),
+    ("ko", "쿠다 아웃오브메모리 떠요 ㅠㅠ", G),
     # slowness told as rates and durations
     ("es", "el treno va a paso de tortuga, 9 s/it en una 3090", T),
     ("es", "xq tarda tanto? 10 s/it con una 4090", T),
