@@ -153,6 +153,22 @@ def test_a_korean_word_near_a_number_that_is_no_misspelling_stays(index: Index) 
     assert typos.correct_before_number("베치를", "ko") == "배치를"  # its particle kept
 
 
+@pytest.mark.parametrize(("lang", "text", "symptom", "gc"), [
+    ("es", "desmarqué el gradient checkpointing y ahora oom en el paso 2", E, False),  # no `descargué` (download)
+    ("es", "le saqué el gc pa que vaya mas rapido y ahora peta en el paso 2", E, False),
+    ("pt", "desmarquei o gradient checkpointing e agora oom no passo 2", E, False),
+    ("fr", "j'ai décoché le gradient checkpointing et maintenant oom au step 2", E, False),
+    ("de", "hab den haken bei gradient checkpointing rausgenommen und jetzt oom bei schritt 2", E, False),
+    ("ko", "gc 체크했는데도 oom", P, True),
+])
+def test_gc_ticked_or_unticked_as_natives_say_it(
+    client: TestClient, lang: str, text: str, symptom: str, gc: bool
+) -> None:
+    d = diagnose(client, lang, text)
+    assert isinstance(d["symptom"], dict) and d["symptom"]["id"] == symptom
+    assert isinstance(d["context"], dict) and d["context"].get("gradient_checkpointing") is gc
+
+
 # --- 5. a model that does not fit in memory ---------------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
