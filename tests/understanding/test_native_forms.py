@@ -438,6 +438,11 @@ def test_native_questions_find_their_section(client: TestClient, lang: str, text
     ("de", "geht ewig, 10 stunden und is noch nich fertig", T),
     ("ko", "한 스텝에 10초 걸려요", T),
     ("ko", "학습속도 개느림 ㅠ", T),
+    ("es", "el entrenamiento va a pedales, 2000 pasos en 9 horas", T),
+    ("pt", "o treino ta uma carroça, 2000 passos em 9 horas", T),
+    ("fr", "la lora met des siècles à s'entrainer", T),
+    ("de", "ätzend langsam, 15 sekunden pro schritt", T),
+    ("ko", "로라 학습하는데 한세월 걸려요", T),
     # weak results told by their outcome
     ("es", "la lora no aprendio nada, sale igual que sin lora", W),
     ("pt", "a semelhança ta pessima, nao parece ela", W),
