@@ -34,7 +34,7 @@ class LanguageProfile(BaseModel):
       really does nothing", "muy", "vraiment", "echt", "진짜") and the French `ne`; skipped inside a phrase;
     - `dropped`: words a forum user leaves out of a phrase (the French `ne` of a negation: "ça (ne) change rien"):
       a phrase is also matched without them, when two words of it are left;
-    - `shorthand`: how users abbreviate in a chat (Portuguese `vc`, `pq`, `n`; German `nix`, `nich`; French `jsp`):
+    - `shorthand`: how users abbreviate in a chat (Portuguese `vc`, `n`; German `nix`, `nich`; French `jsp`):
       the written word -> the words it stands for, read so in the query and in the vocabulary;
     - `sentences`: the markers of a sentence's status (question, past, hypothetical, negated).
     """

@@ -300,25 +300,21 @@ def _status(
         presents = [i for i, kind, _ in marks if kind == "present"]
         present_ends = [end for _, kind, end in marks if kind == "present"]
         for i, kind, end in marks:
-            if kind == "settled":
-                # "the OOM is solved", "training runs fine": what the clause told up to the marker is over, unless
-                # denied before it ("not solved") or asked ("is it fixed?")
-                c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
-                denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
-                if not (s.question or asking[k] or denied):
-                    settled.append((max([e for e in present_ends if bounds[c] <= e <= i] or [bounds[c]]), i, end))
-                continue
-            if kind == "fixed":
-                # "I fixed the OOM by lowering the batch", "ya resolví el OOM": what its clause tells after it is
-                # over, up to a marker of the present; unless denied before it or asked
-                c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
-                denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
-                if not (s.question or asking[k] or denied):
-                    past.update(range(end, min([p for p in presents if end <= p] + [bounds[c + 1]])))
-                continue
-            if kind != "past":
+            if kind not in ("settled", "fixed", "past"):
                 continue
             c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
+            if kind != "past":
+                # "the OOM is solved", "training runs fine": what the clause told up to the marker is over; "I fixed
+                # the OOM by lowering the batch", "ya resolví el OOM": what it tells after the marker, up to a marker
+                # of the present; unless denied before it ("not solved") or asked ("is it fixed?")
+                denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
+                if s.question or asking[k] or denied:
+                    continue
+                if kind == "settled":
+                    settled.append((max([e for e in present_ends if bounds[c] <= e <= i] or [bounds[c]]), i, end))
+                else:
+                    past.update(range(end, min([p for p in presents if end <= p] + [bounds[c + 1]])))
+                continue
             start, stop = bounds[c], bounds[c + 1]
             start = max([e for e in present_ends if start <= e <= i] or [start])
             if start == i and end == stop:
