@@ -229,8 +229,13 @@ def test_an_oom_fixed_and_a_new_slowness_is_slowness(client: TestClient, lang: s
 @pytest.mark.parametrize(("lang", "text"), [
     ("en", "how do i fix the oom at step 2?"),  # asked: nothing is fixed
     ("es", "no ya resolví el oom, sigue en el paso 2"),  # denied before the marker
+    # what comes after the marker's clause, or after a marker of the present, is still told
+    ("en", "I fixed the batch size to 1 and it still OOMs at step 2"),
+    ("en", "i fixed the yaml but now it ooms at step 2"),
+    ("fr", "j'ai réglé le batch à 1 mais toujours oom au step 2"),
+    ("pt", "já resolvi o problema do dataset mas agora oom no passo 2"),
 ])
-def test_a_fix_asked_or_denied_fixes_nothing(client: TestClient, lang: str, text: str) -> None:
+def test_a_fix_asked_denied_or_followed_leaves_the_oom(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == E
 
 
