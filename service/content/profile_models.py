@@ -30,6 +30,12 @@ class LanguageProfile(BaseModel):
       off), when one of the forms comes before it in the clause. `clause_words` start a clause (`und`, `weil`).
     - `kept_words`: words the stemmer keeps as written, because their stem is another word's (Spanish `guía`
       stems to `gui`, the trainer's GUI);
+    - `fillers`: words a forum user adds inside a phrase without changing what it says: intensifiers ("the lora
+      really does nothing", "muy", "vraiment", "echt", "진짜") and the French `ne`; skipped inside a phrase;
+    - `dropped`: words a forum user leaves out of a phrase (the French `ne` of a negation: "ça (ne) change rien"):
+      a phrase is also matched without them, when two words of it are left;
+    - `shorthand`: how users abbreviate in a chat (Portuguese `vc`, `n`; German `nix`, `nich`; French `jsp`):
+      the written word -> the words it stands for, read so in the query and in the vocabulary;
     - `sentences`: the markers of a sentence's status (question, past, hypothetical, negated).
     """
 
@@ -47,6 +53,9 @@ class LanguageProfile(BaseModel):
     separable: dict[ProfileWord, dict[ProfileWord, tuple[ProfileWord, ...]]] = {}
     clause_words: tuple[ProfileWord, ...] = ()
     kept_words: tuple[ProfileWord, ...] = ()
+    fillers: tuple[ProfileWord, ...] = ()
+    dropped: tuple[ProfileWord, ...] = ()
+    shorthand: dict[ProfileWord, Annotated[str, StringConstraints(pattern=r"^[^\d]{1,48}$")]] = {}
     sentences: SentenceMarkers = SentenceMarkers()
 
 

@@ -22,8 +22,11 @@ class SentenceMarkers(BaseModel):
     - `present`: the sentence tells the state now, whatever past it names ("now", "since then");
     - `settled`: what its clause told up to it is over or works ("bug solved", "fixed it", "runs fine", "like a
       charm"), unless a negation comes before it or the sentence asks ("is it fixed?");
+    - `fixed`: what its clause tells after it is over ("I fixed the OOM by lowering the batch", "ya resolví el
+      OOM"), on the same terms;
     - `hypothetical`: the few words after it are supposed, feared or reported ("in case", "I'm afraid", "would",
-      "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`);
+      "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`); `feared`: a fear told
+      with the clause it introduces ("afraid that", "miedo de que", "peur que", "Angst dass"): that whole clause;
     - `negation`: the few words after it are denied ("no OOM", "didn't crash", "not out of memory"), and
       `negation_after` the few words before it (Korean `OOM은 없어요`);
     - `question_endings`, `sentence_endings`: word endings that ask, and that close a sentence written without a
@@ -41,8 +44,10 @@ class SentenceMarkers(BaseModel):
     past: tuple[Marker, ...] = ()
     present: tuple[Marker, ...] = ()
     settled: tuple[Marker, ...] = ()
+    fixed: tuple[Marker, ...] = ()
     hypothetical: tuple[Marker, ...] = ()
     hypothetical_after: tuple[Marker, ...] = ()
+    feared: tuple[Marker, ...] = ()
     negation: tuple[Marker, ...] = ()
     negation_after: tuple[Marker, ...] = ()
     question_endings: tuple[Affix, ...] = ()

@@ -232,11 +232,17 @@ class Analyzer:
         # A word as written and the language -> its tokens (corrected, split): one lookup per word.
         cache = c.word_tokens
         out: list[Token] = []
+        profile = self.profiles.get(lang or "")
+        if profile is not None and profile.shorthand:
+            raws = profile.expand(list(raws))
         if corrections is None:
             corrections = limits.corrections
         for k, raw in enumerate(raws):
             hangul = is_hangul(raw)
-            if not hangul and k + 1 < len(raws) and raws[k + 1].isdigit() and raw not in self.all_known:
+            # a word right before a number (a Hangul one also right after it: `2스텦에서`) may be a misspelt word
+            # that introduces numbers
+            if ((k + 1 < len(raws) and raws[k + 1].isdigit()) or (hangul and k and raws[k - 1].isdigit())) and (
+                    raw not in self.all_known):
                 fixed = self.typos.correct_before_number(raw, lang, c)
                 if fixed != raw:
                     out.append(self._cached_token(fixed, lang, c))
@@ -321,14 +327,31 @@ class Analyzer:
         query whose verb was misspelt (`hoert ... auf` is not joined before it is corrected)."""
         normalized = normalize(phrase)
         words = split_tokens(normalized)
-        plain = self._forms_of(lang, words, c)
+        variants = [self._forms_of(lang, words, c)]
         profile = self.profiles.get(lang)
-        if profile is None or not profile.separable:
-            return (plain,)
-        joined = self._forms_of(lang, join_particles(normalized, words, profile), c)
-        return (plain,) if joined == plain else (plain, joined)
+        if profile is None:
+            return tuple(variants)
+        if profile.separable:
+            variants.append(self._forms_of(lang, join_particles(normalized, words, profile), c))
+        if profile.dropped:  # "ça ne change rien" is also written "ça change rien"
+            kept = [w for w in profile.expand(words) if w not in profile.dropped]
+            if len(kept) >= 2:
+                variants.append(self._forms_of(lang, kept, c))
+        return tuple(dict.fromkeys(variants))
+
+    def filler_forms(self, lang: str, c: Caches = NO_CACHE) -> frozenset[str]:
+        """The forms a language's fillers take in its stream (skipped inside a phrase of that stream); a Hangul
+        filler as written (its form, stripped of an ending, may be another word's: `진짜` is no `진`)."""
+        profile = self.profiles.get(lang)
+        if profile is None:
+            return frozenset()
+        hangul = {w for w in profile.fillers if is_hangul(w)}
+        return frozenset(self._forms_of(lang, profile.fillers - hangul, c)) | hangul
 
     def _forms_of(self, lang: str, words: Iterable[str], c: Caches = NO_CACHE) -> tuple[str, ...]:
+        profile = self.profiles.get(lang)
+        if profile is not None and profile.shorthand:
+            words = profile.expand(list(words))
         return tuple(self.korean_form(w) if is_hangul(w) else self.stem(lang, w, c) for w in words)
 
     def stream_of(self, lang: str | None) -> int:

@@ -67,6 +67,8 @@ class Lexicon:
                             phrases_by_stream[stream].setdefault(forms, set()).add(concept)
                             self.max_len = max(self.max_len, len(forms))
         self.roots = tuple(_trie(phrases) for phrases in phrases_by_stream)
+        # Per stream, the forms of its language's fillers: skipped inside a phrase ("vram is (completely) full")
+        self.fillers = tuple(analyzer.filler_forms(lang, c) for lang in analyzer.streams)
         self.lingua = analyzer.stream_of(analyzer.lingua_franca)
         # In a query of the lingua franca, a word of no list is read in another language's stream only when it is
         # that language's word as written (a Spanish sentence quoted in an English post): English technical words
@@ -136,6 +138,9 @@ class Lexicon:
                         step = size_width(tokens, j)
                         node = after[SIZE_SLOT] if step else None
                     if node is None:
+                        if (tok.text if tok.hangul else tok.forms[s]) in self.fillers[s]:
+                            j += 1  # a filler inside a phrase ("bringt gar nichts"): read past it
+                            continue
                         break
                     concepts, after = node
                     j += step

@@ -16,7 +16,7 @@ import Stemmer
 
 from ..content.models import Content
 from ..content.problems import Problem
-from .normalize import fold, normalize
+from .normalize import fold, normalize, split_tokens
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -36,6 +36,16 @@ class Profile:
     elided: tuple[str, ...] = ()  # letters elided before an apostrophe (French `l'`), longest first
     particles: frozenset[str] = frozenset()  # case particles (`가`): a known word plus one reads as that word
     kept: frozenset[str] = frozenset()  # words kept as written (their stem is another word's: `guia` and `gui`)
+    fillers: frozenset[str] = frozenset()  # words added inside a phrase at will ("really", French `ne`)
+    dropped: frozenset[str] = frozenset()  # words left out of a phrase at will (French `ne`)
+    shorthand: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # `vc` -> (`voce`,): chat abbreviations
+
+    def expand(self, words: list[str]) -> list[str]:
+        """The words with each chat abbreviation read as the words it stands for (`n ficou` -> `nao ficou`)."""
+        table = self.shorthand
+        if not table or not any(w in table for w in words):
+            return words
+        return [part for w in words for part in table.get(w, (w,))]
 
     def stem(self, word: str) -> str:
         """Snowball stem of an already normalized word; a language with no stemmer keeps the word."""
@@ -91,6 +101,9 @@ def compile_profiles(content: Content) -> tuple[Profile, ...]:
             elided=tuple(sorted((normalize(e) for e in p.sentences.elided), key=len, reverse=True)),
             particles=frozenset(normalize(e) for e in p.particles),
             kept=frozenset(normalize(w) for w in p.kept_words),
+            fillers=frozenset(normalize(w) for w in p.fillers),
+            dropped=frozenset(normalize(w) for w in p.dropped),
+            shorthand={normalize(short): tuple(split_tokens(normalize(full))) for short, full in p.shorthand.items()},
         ))
     return tuple(out)
 

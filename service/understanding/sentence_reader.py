@@ -88,8 +88,8 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
                           content.languages.default)
 
 
-KINDS = ("question", "aside", "past", "present", "settled", "hypothetical", "hypothetical_after", "negation",
-         "negation_after")
+KINDS = ("question", "aside", "past", "present", "settled", "fixed", "hypothetical", "hypothetical_after", "feared",
+         "negation", "negation_after")
 
 
 def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:

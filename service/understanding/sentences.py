@@ -41,7 +41,10 @@ _HANGUL = re.compile("[\uac00-\ud7a3]")
 ASIDE_OPENS = 3
 SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
 
-_REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1}  # the way it reaches
+# The way a marker reaches: after it (1), before it (-1); a hypothetical that ends its clause reaches the whole next
+# one (2: "ich habe Angst, dass mir der VRAM ausgeht", where German writes a comma before `dass`); a fear told with
+# its clause reaches the whole clause (3: "afraid that", "miedo de que", "Angst dass": what is feared, verb last)
+_REACH = {"negation": 1, "negation_after": -1, "hypothetical": 2, "hypothetical_after": -1, "feared": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +104,9 @@ class Reading:
         sentence = self.sentences[self.sentence_of(min(i, len(self.tokens) - 1))]
         if direction > 0:
             stop = min((c for c in sentence.clauses if c >= i), default=sentence.end)
-            return min(stop, self._words_from(i, 1))
+            if stop == i and direction > 1 and i < sentence.end:  # nothing after it in its clause: the next clause
+                return min((c for c in sentence.clauses if c > i), default=sentence.end)  # what is feared, whole
+            return stop if direction > 2 else min(stop, self._words_from(i, 1))
         start = max((c for c in sentence.clauses if c <= i - 1), default=sentence.start)
         return max(start, self._words_from(i, -1))
 
@@ -281,7 +286,7 @@ def _status(
     its clause ("Previously, it OOMed") the rest of the sentence.
     Another clause keeps its own time ("it worked before the update, after it OOMs at step 1": present). A marker
     of a settled state ("bug solved", "runs fine") makes past its clause up to itself: "it runs fine for 600 steps,
-    then OOMs" still tells the OOM."""
+    then OOMs" still tells the OOM; a marker of a fix ("I fixed the", "ya resolví") its clause after itself."""
     past: set[int] = set()
     settled: list[tuple[int, int, int]] = []
     reaching: list[tuple[int, int, int]] = []
@@ -295,17 +300,21 @@ def _status(
         presents = [i for i, kind, _ in marks if kind == "present"]
         present_ends = [end for _, kind, end in marks if kind == "present"]
         for i, kind, end in marks:
-            if kind == "settled":
-                # "the OOM is solved", "training runs fine": what the clause told up to the marker is over, unless
-                # denied before it ("not solved") or asked ("is it fixed?")
-                c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
-                denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
-                if not (s.question or asking[k] or denied):
-                    settled.append((max([e for e in present_ends if bounds[c] <= e <= i] or [bounds[c]]), i, end))
-                continue
-            if kind != "past":
+            if kind not in ("settled", "fixed", "past"):
                 continue
             c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
+            if kind != "past":
+                # "the OOM is solved", "training runs fine": what the clause told up to the marker is over; "I fixed
+                # the OOM by lowering the batch", "ya resolví el OOM": what it tells after the marker, up to a marker
+                # of the present; unless denied before it ("not solved") or asked ("is it fixed?")
+                denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
+                if s.question or asking[k] or denied:
+                    continue
+                if kind == "settled":
+                    settled.append((max([e for e in present_ends if bounds[c] <= e <= i] or [bounds[c]]), i, end))
+                else:
+                    past.update(range(end, min([p for p in presents if end <= p] + [bounds[c + 1]])))
+                continue
             start, stop = bounds[c], bounds[c + 1]
             start = max([e for e in present_ends if start <= e <= i] or [start])
             if start == i and end == stop:

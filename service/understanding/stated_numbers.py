@@ -45,9 +45,9 @@ def failing_step(
     ("steps 1 and 2 run, it dies at step 3" is step 3) and not told as passed ("it gets through step 1, then OOM on
     step 2", "pasa el paso 1 y luego OOM en el paso 2" is step 2), the first one when nothing failed near any; none when
     the text tells no failure at all ("4000 steps, about 3 hours" is a run's length), unless `failed`. A bucket
-    size (`sizes`) before the step word is no step ("Sample en 1024, trente steps"). A step word at `skip` is a
-    preview's own step count ("sample_steps 30"); in Korean the count comes before the counter word (`3스텝`), so
-    `bound` (the positions right after another fact's word) applies there only."""
+    size (`sizes`) before the step word, or after it past other words, is no step ("Sample en 1024, trente steps").
+    A step word at `skip` is a preview's own step count ("sample_steps 30"); in Korean the count comes before the
+    counter word (`3스텝`), so `bound` (the positions right after another fact's word) applies there only."""
     failures = [h for c in _FAILURES for h in spans.get(c, _NONE)]
     if not failures and not failed:
         return None
@@ -62,8 +62,10 @@ def failing_step(
         if n is None:
             continue
         (j,) = probe - used
-        if j < hit.start and tokens[j].number in sizes:
-            continue  # "Sample en 1024, trente steps": a size before the step word, no step of it
+        if (j < hit.start or j > hit.end) and tokens[j].number in sizes:
+            # "Sample en 1024, trente steps", "after a few hundred steps, dataset has 512 768": a size before the
+            # step word, or after it past other words, is no step of it ("step 512" still is)
+            continue
         near = min((abs(j - f.start) if j < f.start else max(0, j - f.end + 1) for f in failures), default=0)
         went_through = any(p.start - _PASSED_REACH <= j < p.end + _PASSED_REACH for p in passed)
         found.append((went_through, near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1, order, j))

@@ -5,6 +5,7 @@ after (what it remembers lives in the caller's `caches.Caches`).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 
 from rapidfuzz.distance import OSA
@@ -58,6 +59,10 @@ class Typos:
             for lang, words in known.items() if lang in self._stemmed
         }
         self._numbered = _numbered_words(number_words, lingua_franca)
+        # ... and the Hangul ones, longest first (`배치 사이즈` is written as two words: its words are its own)
+        self._hangul_numbered = tuple(sorted(
+            {w for words in number_words.values() for w in words if is_hangul(w) and len(w) >= 2},
+            key=lambda w: (-len(w), w)))
         # Typo candidates by (first letter, length): a word is only compared with words it could be within
         # the allowed edits of, so the cost does not grow with the whole vocabulary. Per language: a word is
         # corrected towards the query's language and English (the language of logs and UI labels), never into a
@@ -90,7 +95,11 @@ class Typos:
 
     def correct_before_number(self, word: str, lang: str | None = None, c: Caches = NO_CACHE) -> str:
         """A misspelt word right before a number, read as the word that introduces numbers it is one edit from (two
-        from a word of six letters or more): `steo 3` is `step 3`, `pao 2` is `paso 2`. Else the word as written."""
+        from a word of six letters or more): `steo 3` is `step 3`, `pao 2` is `paso 2`. A Hangul word (before or
+        after the number: `베치 2`, `2스텦에서`) is compared letter by letter (jamo), its particle kept: `베치` is
+        `배치`. Else the word as written."""
+        if is_hangul(word):
+            return self._correct_hangul(word, c)
         if len(word) < 3 or len(word) > 12 or not word.isalpha() or word in self.names:
             return word
         key = (word, f"{lang}#number")
@@ -101,6 +110,22 @@ class Typos:
             pool = [w for w in words if abs(len(w) - len(word)) <= limit]
             found = extractOne(word, pool, scorer=OSA.distance, score_cutoff=limit) if pool else None
             cached = str(found[0]) if found else word
+            c.corrections.put(key, cached)
+        return cached
+
+    def _correct_hangul(self, word: str, c: Caches = NO_CACHE) -> str:
+        """A Hangul word whose start is one jamo from a Hangul word that introduces numbers (of two syllables or
+        more): that word and the rest of the written one (its particle)."""
+        key = (word, "#hangul-number")
+        cached = c.corrections.get(key)
+        if cached is None:
+            cached = word
+            for known in () if word.startswith(self._hangul_numbered) else self._hangul_numbered:
+                head = word[: len(known)]
+                if len(head) == len(known) and head != known and OSA.distance(
+                        unicodedata.normalize("NFD", head), unicodedata.normalize("NFD", known), score_cutoff=1) <= 1:
+                    cached = known + word[len(known):]
+                    break
             c.corrections.put(key, cached)
         return cached
 
