@@ -278,6 +278,9 @@ class Intents(Frozen):
     # them, unless the title or a pasted log tells one of the rule's exceptions ("Pretrained LoRA bug" over a body
     # with a progress bar: the bug is the subject, the rate its context).
     search_title_vetoes: tuple[Key, ...] = ()
+    # Subjects the guide does not answer (and `outside`'s): questions naming only these get no topic (`gate.asked`).
+    search_asked_elsewhere: tuple[Key, ...] = ()
+    search_asking: tuple[Key, ...] = ()
     targets: dict[Id, Intent]
 
 

@@ -6,6 +6,7 @@ in the guide's domain only with a domain concept and no other subject.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..content.models import Avoided
 from .analysis import Token
@@ -165,3 +166,43 @@ def stated_only(concepts: Iterable[str], negation: str, reading: Reading, hits: 
     unstated = {k for k, sentence in enumerate(reading.sentences) if sentence.question}
     unstated |= {reading.sentence_of(h.start) for h in hits if h.concept == negation}
     return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in unstated]
+
+
+# What a text's questions are about (`asked`): a subject of the guide, only other subjects, or nothing asked in a post.
+ASKS_GUIDE, ASKS_ELSEWHERE, ASKS_NOTHING = "asks-guide", "asks-elsewhere", "asks-nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchWording:
+    """The concepts `asked` weighs (`intents.yaml`): the subjects FAQ entries and sections rest on, those that say only
+    where or how a thing is set, the subjects the guide does not answer, and the words that make a sentence ask."""
+
+    subjects: frozenset[str]
+    generic: frozenset[str]
+    elsewhere: frozenset[str]
+    asking: frozenset[str]
+
+
+def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWording, units: frozenset[str]) -> str:
+    """What the text asks about, from the concepts each asking sentence tells (a question, or a sentence holding a
+    word of `wording.asking`: "no idea why GC is off"; `told_hits`, and what they imply there; a figure's unit is
+    none): `ASKS_GUIDE` when one names a subject an FAQ entry or a section of the guide rests on (`wording.subjects`:
+    GC, memory, speed, ...; one of `wording.generic`, where or how a thing is set, only beside no other subject:
+    "where does the toolkit save the LoRA?" asks of a file; a dataset's trigger word is no such subject),
+    `ASKS_ELSEWHERE` when they name only subjects the guide does not answer (`wording.elsewhere`: "why is the loss
+    going up?"), `ASKS_NOTHING` for a text of several sentences none of which asks, and "" when its questions name no
+    subject ("is that true?" refers back to the story) or it is one sentence (a query is its own question)."""
+    sentences = reading.sentences
+    by_sentence: dict[int, set[str]] = {k: set() for k, s in enumerate(sentences) if s.question and not s.setting}
+    by_sentence.update((reading.sentence_of(h.start), set()) for h in told if h.concept in wording.asking)
+    if not by_sentence:
+        return ASKS_NOTHING if len(sentences) > 1 else ""
+    for h in told:
+        k = reading.sentence_of(h.start)
+        if k in by_sentence:
+            by_sentence[k].add(h.concept)
+    named = [implied(concepts, implies) - units for concepts in by_sentence.values()]
+    subjects, generic, elsewhere = wording.subjects - wording.generic, wording.generic, wording.elsewhere
+    if any(not subjects.isdisjoint(c) or (not generic.isdisjoint(c) and elsewhere.isdisjoint(c)) for c in named):
+        return ASKS_GUIDE
+    return ASKS_ELSEWHERE if any(not elsewhere.isdisjoint(concepts) for concepts in named) else ""

@@ -1,0 +1,165 @@
+"""Issue 12, session 7 (nonesearch6): an FAQ entry or a section answers what a text asks, not what its story names in
+passing. A question about another subject (the loss, where the LoRA is saved, a trigger word, an optimizer) with GC or
+a batch said beside it, and a post that asks nothing (sharing results or settings), get no hit when no symptom is told;
+a question that names nothing of its own ("is that true?") refers back to its story, which keeps the hit; a story
+told before a question about GC keeps it too. Diagnose gives no topic where search gives no hit, and search is not
+confident on a symptom diagnose only infers from a crash. Sentences written for the test, as forum users write."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.understanding.probes import diagnose, diagnosed_symptom, hit_ids, search
+
+
+def _no_hit(client: TestClient, lang: str, text: str) -> None:
+    answer = search(client, lang, text)
+    assert answer["match"] == "none", hit_ids(answer)
+    assert answer["hits"] == []
+    # diagnose reads the same subjects: no symptom, and no FAQ entry or section as its topic
+    told = diagnose(client, lang, text)
+    assert told["symptom"] is None
+    assert told["match"] == "none"
+    assert "topic" not in told
+
+
+def _top_hit_in(client: TestClient, lang: str, text: str, wanted: set[str]) -> None:
+    answer = search(client, lang, text)
+    assert answer["match"] != "none"
+    assert hit_ids(answer)[0] in wanted, hit_ids(answer)
+
+
+# --- a question about another subject, GC or a batch said beside it ----------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Why does the loss jump around so much? GC is on, batch 1, lr 1e-4."),
+    ("es", "¿Por qué el loss salta tanto? GC activado, batch 1, lr 1e-4."),
+    ("pt", "Por que o loss pula tanto? GC ligado, batch 1, lr 1e-4."),
+    ("fr", "Pourquoi la loss fait autant le yoyo ? GC activé, batch 1, lr 1e-4."),
+    ("de", "Warum schwankt der Loss so stark? GC an, Batch 1, lr 1e-4."),
+    ("ko", "로스가 왜 이렇게 튀나요? GC 켰고 배치 1, lr 1e-4예요."),
+])
+def test_a_question_about_the_loss_is_no_question_about_gc(client: TestClient, lang: str, text: str) -> None:
+    _no_hit(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Where are the trained LoRA files saved? I can't find the output folder. GC was on if that matters."),
+    ("es", "¿Dónde se guardan los archivos de la LoRA entrenada? No encuentro la carpeta de salida. Tenía el GC "
+           "activado, por si importa."),
+    ("pt", "Onde ficam salvos os arquivos da LoRA treinada? Não acho a pasta de saída. O GC tava ligado, se isso "
+           "importa."),
+    ("fr", "Où sont enregistrés les fichiers de la LoRA entraînée ? Je ne trouve pas le dossier de sortie. Le GC était "
+           "activé si ça compte."),
+    ("de", "Wo werden die trainierten LoRA-Dateien gespeichert? Ich finde den Output-Ordner nicht. GC war an, falls "
+           "das wichtig ist."),
+    ("ko", "학습된 로라 파일은 어디에 저장되나요? 출력 폴더를 못 찾겠어요. GC는 켜져 있었어요."),
+    ("en", "Where does the toolkit save the trained LoRA files?"),
+])
+def test_where_a_file_is_saved_is_no_question_of_where_gc_is_set(client: TestClient, lang: str, text: str) -> None:
+    # "where" and the trainer ground the section on where GC is changed only when nothing else is asked of
+    _no_hit(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "How do I add a trigger word to my dataset? I'm training on a 3090 with GC on and batch 2."),
+    ("es", "¿Cómo añado una palabra clave a mi dataset? Entreno en una 3090 con GC activado y batch 2."),
+    ("pt", "Como eu adiciono uma trigger word no meu dataset? Tô treinando numa 3090 com GC ligado e batch 2."),
+    ("fr", "Comment j'ajoute un mot déclencheur à mon dataset ? J'entraîne sur une 3090 avec GC activé et batch 2."),
+    ("de", "Wie füge ich meinem Dataset ein Triggerwort hinzu? Ich trainiere auf einer 3090 mit GC an und Batch 2."),
+    ("ko", "데이터셋에 트리거 워드는 어떻게 넣나요? 3090에서 GC 켜고 배치 2로 학습 중이에요."),
+    ("en", "Which optimizer do you recommend for a style LoRA, prodigy or adamw8bit? I run with GC on and batch 1 on a "
+           "4090."),
+    ("fr", "Quel optimizer vous conseillez pour une LoRA de style, prodigy ou adamw8bit ? Je tourne avec GC activé et "
+           "batch 1 sur une 4090."),
+    ("de", "Welchen Optimizer empfehlt ihr für eine Style-LoRA, Prodigy oder AdamW8bit? Ich trainiere mit GC an und "
+           "Batch 1 auf einer 4090."),
+])
+def test_a_how_to_question_with_gc_in_passing_gets_no_hit(client: TestClient, lang: str, text: str) -> None:
+    # a dataset's trigger word and an optimizer are no subject an FAQ entry or a section rests on
+    _no_hit(client, lang, text)
+
+
+# --- a post that asks nothing --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Sharing my settings in case it helps someone. Wan 2.1 14B, 33 frames, GC on, low_vram true, rank 32. Ran "
+           "overnight on a 4090 without issues."),
+    ("es", "Comparto mi configuración por si le sirve a alguien. Wan 2.1 14B, 33 frames, GC activado, low_vram true, "
+           "rank 32. Corrió toda la noche en una 4090 sin problemas."),
+    ("pt", "Compartilhando minhas configs caso ajude alguém. Wan 2.1 14B, 33 frames, GC ligado, low_vram true, rank "
+           "32. Rodou a noite toda numa 4090 sem problema."),
+    ("fr", "Je partage mes réglages au cas où ça aide. Wan 2.1 14B, 33 frames, GC activé, low_vram true, rank 32. Ça a "
+           "tourné toute la nuit sur une 4090 sans souci."),
+    ("de", "Ich teile meine Einstellungen, falls es jemandem hilft. Wan 2.1 14B, 33 Frames, GC an, low_vram true, Rank "
+           "32. Lief die ganze Nacht auf einer 4090 ohne Probleme."),
+    ("en", "My LoRA works fine in ComfyUI but in Forge it says 'lora key not loaded'. I trained it with batch 2 and GC "
+           "on."),
+    ("en", "Just sharing my results: Flux LoRA on 20 images, 2000 steps, GC on, the samples look great. Thanks for the "
+           "tool!"),
+    ("fr", "J'utilise la LoRA dans ComfyUI avec le workflow Flux et la sortie du KSampler est bonne. Je l'ai entraînée "
+           "ici avec GC activé, batch 1."),
+])
+def test_a_post_that_asks_nothing_gets_no_hit(client: TestClient, lang: str, text: str) -> None:
+    # Korean is left out: "혹시 도움될까 해서" (in case it helps) reads as a question ("혹시", "~까"), and "설정" (the
+    # settings) as where a thing is set (not traced yet)
+    _no_hit(client, lang, text)
+
+
+# --- twins that keep their hits ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "A friend swears that turning gradient checkpointing off gives better likeness. Is that true?"),
+    ("es", "Un amigo jura que apagar el gradient checkpointing da más parecido. ¿Es verdad?"),
+    ("pt", "Um amigo jura que desligar o gradient checkpointing dá mais semelhança. É verdade?"),
+    ("fr", "Un pote jure que couper le gradient checkpointing donne plus de ressemblance. C'est vrai ?"),
+    ("de", "Ein Kumpel schwört, dass Gradient Checkpointing aus mehr Ähnlichkeit bringt. Stimmt das?"),
+    ("ko", "친구가 gradient checkpointing 끄면 닮음이 더 좋아진다고 우기는데요. 진짜인가요?"),
+])
+def test_a_question_that_names_nothing_refers_back_to_its_story(client: TestClient, lang: str, text: str) -> None:
+    _top_hit_in(client, lang, text, {"what-gc-off-is-not", "faq-gc-hurts-quality"})
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("fr", "GC activé, batch 1, lr 1e-4. Pourquoi la VRAM explose autant quand je coupe le GC ?"),
+    ("de", "GC an, Batch 1, lr 1e-4. Warum schießt der VRAM so hoch, wenn ich GC ausschalte?"),
+    ("ko", "GC 켰고 배치 1, lr 1e-4예요. GC 끄면 왜 VRAM이 이렇게 확 늘어나나요?"),
+    ("en", "Problem is solved but I want to understand it. I had turned GC off, nothing else changed, same dataset, "
+           "same batch, and suddenly an OOM. GC back on and everything runs. Why does one switch make such a "
+           "difference?"),
+    ("ko", "gc 끄면 왜 갑자기 메모리가 터지는지 궁금합니다. 다른 설정은 다 그대로였어요."),
+])
+def test_a_question_about_gc_after_its_settings_keeps_its_hit(client: TestClient, lang: str, text: str) -> None:
+    # en/es/pt of the first wording rank when-gc-off-ok first (GC said both on and off; as before this change)
+    _top_hit_in(client, lang, text, {"why-sudden-oom", "what-gc-does"})
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "honestly no idea why my LoRA trains at 12 s/it, GC is on. should I just switch it off"),
+    ("ko", "옵션 하나 바꿨는데 학습이 엄청 느려졌어요 왜그런거죠"),
+])
+def test_a_sentence_asking_without_a_question_mark_still_asks(client: TestClient, lang: str, text: str) -> None:
+    # "why", "should" ask without a question mark: the post is no story that asks nothing
+    answer = search(client, lang, text)
+    assert answer["match"] != "none"
+
+
+# --- consistency with diagnose -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "it crashes every time it starts generating the samples"),
+    ("es", "el entrenamiento se crashea cada vez que genera las muestras"),
+    ("pt", "o treino crasha toda vez que começa a gerar as amostras"),
+    ("fr", "ça plante à chaque fois qu'il commence à générer les samples"),
+    ("de", "es stürzt jedes Mal ab, wenn es anfängt, die Samples zu generieren"),
+    ("ko", "샘플 생성 시작할 때마다 학습이 튕겨요"),
+])
+def test_search_is_not_confident_on_a_symptom_diagnose_only_infers(client: TestClient, lang: str, text: str) -> None:
+    # no memory evidence: diagnose answers `ambiguous` (an OOM inferred from a crash), and search does not say more
+    told = diagnose(client, lang, text)
+    assert told["match"] == "ambiguous"
+    assert diagnosed_symptom(client, lang, text) == "oom-during-sampling"
+    answer = search(client, lang, text)
+    assert answer["match"] == "ambiguous"
+    assert hit_ids(answer)[0] == "oom-during-sampling"
