@@ -24,7 +24,7 @@ from .rendering.fill import fill
 from .rendering.views import render_search_hit, render_topic
 from .understanding.caches import NO_CACHE, Caches
 from .understanding.extract import as_context_fields
-from .understanding.gate import ASKS_ELSEWHERE, ASKS_NOTHING
+from .understanding.gate import ASKS_ELSEWHERE, ASKS_NOTHING, ASKS_STORY
 from .understanding.limits import DEFAULT_LIMITS, WorkLimits
 from .understanding.matcher import Scored, Understanding, outcome, understand
 from .understanding.outcome import without_evidence
@@ -241,8 +241,8 @@ def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) ->
 
 def _asks_no_topic(u: Understanding) -> bool:
     """True when no FAQ entry or section answers a text that tells no symptom: its questions name only subjects the
-    guide does not answer, or it is a post that asks nothing (`gate.asked`)."""
-    return u.asks in (ASKS_ELSEWHERE, ASKS_NOTHING)
+    guide does not answer, or it is a post that asks nothing or asks only of its story (`gate.asked`)."""
+    return u.asks in (ASKS_ELSEWHERE, ASKS_NOTHING, ASKS_STORY)
 
 
 def _grounded(grounds: tuple[frozenset[str], frozenset[str]], present: frozenset[str]) -> bool:

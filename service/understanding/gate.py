@@ -170,6 +170,7 @@ def stated_only(concepts: Iterable[str], negation: str, reading: Reading, hits: 
 
 # What a text's questions are about (`asked`): a subject of the guide, only other subjects, or nothing asked in a post.
 ASKS_GUIDE, ASKS_ELSEWHERE, ASKS_NOTHING = "asks-guide", "asks-elsewhere", "asks-nothing"
+ASKS_STORY = "asks-story"  # a post whose questions name no subject ("any ideas?"): they ask of its story alone
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,17 +182,24 @@ class SearchWording:
     generic: frozenset[str]
     elsewhere: frozenset[str]
     asking: frozenset[str]
+    states: frozenset[str]  # what a question asks of the story's setting with ("for a first run?"): the guide's
+    post_words: int  # a text of this many words read is a post (0: none is)
 
 
-def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWording, units: frozenset[str]) -> str:
+def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWording, units: frozenset[str],
+          across: Implies = (), about: frozenset[str] = frozenset()) -> str:
     """What the text asks about, from the concepts each asking sentence tells (a question, or a sentence holding a
     word of `wording.asking`: "no idea why GC is off"; `told_hits`, and what they imply there; a figure's unit is
     none): `ASKS_GUIDE` when one names a subject an FAQ entry or a section of the guide rests on (`wording.subjects`:
     GC, memory, speed, ...; one of `wording.generic`, where or how a thing is set, only beside no other subject:
     "where does the toolkit save the LoRA?" asks of a file; a dataset's trigger word is no such subject),
     `ASKS_ELSEWHERE` when they name only subjects the guide does not answer (`wording.elsewhere`: "why is the loss
-    going up?"), `ASKS_NOTHING` for a text of several sentences none of which asks, and "" when its questions name no
-    subject ("is that true?" refers back to the story) or it is one sentence (a query is its own question)."""
+    going up?"), `ASKS_NOTHING` for a text of several sentences none of which asks, `ASKS_STORY` for a post
+    (`wording.post_words`) whose questions name no subject ("any ideas?"), and "" for a shorter one ("is that true?"
+    refers back to what it tells) or one sentence (a query is its own question). A question that names no subject of
+    the guide but one of `wording.states` ("does it make sense for a first run?") asks of the guide, and one that
+    names a part of a name the text implies `across` sentences (`about`: "where" beside a config named before it)
+    names that."""
     sentences = reading.sentences
     by_sentence: dict[int, set[str]] = {k: set() for k, s in enumerate(sentences) if s.question and not s.setting}
     by_sentence.update((reading.sentence_of(h.start), set()) for h in told if h.concept in wording.asking)
@@ -201,8 +209,13 @@ def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWo
         k = reading.sentence_of(h.start)
         if k in by_sentence:
             by_sentence[k].add(h.concept)
-    named = [implied(concepts, implies) - units for concepts in by_sentence.values()]
+    named = [(implied(concepts, implies) | {then for parts, then in across if then in about
+                                             and not parts.isdisjoint(concepts)}) - units
+             for concepts in by_sentence.values()]
     subjects, generic, elsewhere = wording.subjects - wording.generic, wording.generic, wording.elsewhere
-    if any(not subjects.isdisjoint(c) or (not generic.isdisjoint(c) and elsewhere.isdisjoint(c)) for c in named):
+    around = generic | wording.states  # where a thing is set, its state: the guide's beside no other subject
+    if any(not subjects.isdisjoint(c) or (not around.isdisjoint(c) and elsewhere.isdisjoint(c)) for c in named):
         return ASKS_GUIDE
-    return ASKS_ELSEWHERE if any(not elsewhere.isdisjoint(concepts) for concepts in named) else ""
+    if any(not elsewhere.isdisjoint(concepts) for concepts in named):
+        return ASKS_ELSEWHERE
+    return ASKS_STORY if wording.post_words and len(reading.tokens) >= wording.post_words else ""

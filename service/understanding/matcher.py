@@ -183,6 +183,8 @@ def build_matcher(content: Content) -> Matcher:
             generic=frozenset(content.intents.search_generic),
             elsewhere=elsewhere,
             asking=frozenset(content.intents.search_asking),
+            states=frozenset(content.intents.search_asked_states),
+            post_words=content.intents.search_post_words,
         ),
         whole=frozenset(content.intents.whole_phrases),
         avoided=content.intents.avoided,
@@ -256,7 +258,7 @@ def understand(
         ranked=ranked,
         subjects=subjects,
         searched=searched,
-        asks=asked(told, reading, matcher.implies, matcher.asking, units),
+        asks=asked(told, reading, matcher.implies, matcher.asking, units, matcher.sentences.across, subjects),
     )
 
 

@@ -107,6 +107,61 @@ def test_a_post_that_asks_nothing_gets_no_hit(client: TestClient, lang: str, tex
     _no_hit(client, lang, text)
 
 
+# --- a post whose questions name no subject ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I'm running the toolkit in Docker on Unraid. After a few minutes the container restarts on its own and the "
+           "web page disconnects. VRAM was at 18 of 24 GB when it happened, GC on. Any ideas?"),
+    ("es", "Estoy usando el toolkit en Docker sobre Unraid. A los pocos minutos el contenedor se reinicia solo y la "
+           "página web se desconecta. La VRAM estaba en 18 de 24 GB cuando pasó, GC activado. ¿Alguna idea?"),
+    ("pt", "Tô rodando o toolkit no Docker em cima do Unraid. Depois de alguns minutos o container reinicia sozinho e "
+           "a página web desconecta. A VRAM tava em 18 de 24 GB quando aconteceu, GC ligado. Alguma ideia?"),
+    ("fr", "Je fais tourner le toolkit dans Docker sur Unraid. Au bout de quelques minutes le conteneur redémarre tout "
+           "seul et la page web se déconnecte. La VRAM était à 18 sur 24 Go quand c'est arrivé, GC activé. Une idée ?"),
+    ("de", "Ich lasse das Toolkit in Docker auf Unraid laufen. Nach ein paar Minuten startet der Container von selbst "
+           "neu und die Webseite trennt die Verbindung. Der VRAM lag bei 18 von 24 GB, als es passiert ist, GC an. Hat "
+           "jemand eine Idee?"),
+    ("ko", "Unraid에서 도커로 툴킷 돌리고 있어요. 몇 분 지나면 컨테이너가 혼자 재시작되고 웹 페이지 연결이 끊겨요. "
+           "그때 VRAM은 24GB 중 18GB였고 GC 켜져 있었어요. 혹시 아시는 분 있나요?"),
+])
+def test_a_post_asking_only_any_ideas_gets_no_hit(client: TestClient, lang: str, text: str) -> None:
+    # "any ideas?" names nothing: in a post (intents.yaml `search_post_words`) it asks of the story alone, whose
+    # VRAM and GC are said in passing; no symptom is told
+    _no_hit(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Hi everyone, conceptual question, no error so far. Next week I start my very first LoRA training (Flux "
+           "dev, 30 images) on a rented 48GB card, and a friend told me to turn gradient checkpointing off from the "
+           "start to save time since the card is big. Does that make sense for a first run, or should I leave it on "
+           "and test later? I'd hate to burn credits and find a crash at 3am."),
+    ("es", "Hola a todos, pregunta conceptual, sin errores por ahora. La semana que viene empiezo mi primer "
+           "entrenamiento "
+           "de LoRA (Flux dev, 30 imágenes) en una tarjeta alquilada de 48GB, y un amigo me dijo que apagara el "
+           "gradient "
+           "checkpointing desde el principio para ganar tiempo porque la tarjeta es grande. ¿Tiene sentido para un "
+           "primer entrenamiento o lo dejo activado y pruebo después?"),
+    ("de", "Hallo zusammen, eher eine Verständnisfrage, bisher kein Fehler. Nächste Woche starte ich mein allererstes "
+           "LoRA-Training (Flux dev, 30 Bilder) auf einer gemieteten 48GB-Karte, und ein Freund meinte, ich soll "
+           "Gradient Checkpointing gleich ausschalten, um Zeit zu sparen. Ist das für einen ersten Lauf sinnvoll, oder "
+           "lasse ich es an und teste später?"),
+    ("ko", "안녕하세요, 아직 에러는 없고 개념적인 질문이에요. 다음 주에 48GB 카드 빌려서 첫 로라 학습 돌리려는데 "
+           "친구가 카드가 크니까 처음부터 gradient checkpointing 끄고 하라고 하더라고요. 첫 학습부터 끄고 해도 괜찮은 "
+           "건가요?"),
+])
+def test_a_long_post_asking_of_its_first_run_keeps_its_hit(client: TestClient, lang: str, text: str) -> None:
+    # the question names a first run (`search_asked_states`), not GC: it asks of the guide ("괜찮은 건가요" asks)
+    _top_hit_in(client, lang, text, {"faq-first-run-gc-off", "when-gc-off-ok"})
+
+
+def test_where_beside_a_config_named_before_asks_where_gc_is_set(client: TestClient) -> None:
+    # "¿Dónde se cambia?" names "where"; the config named before it makes it where the job's setting is changed
+    text = ("Hola, copié la config de un amigo y en el foro me dijeron que revise el gradient checkpointing. En la "
+            "interfaz veo Batch Size, Steps y Unload TE, pero el gradient checkpointing no aparece por ningún lado. "
+            "¿Dónde se cambia?")
+    _top_hit_in(client, "es", text, {"where-to-change", "checklist"})
+
+
 # --- twins that keep their hits ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
