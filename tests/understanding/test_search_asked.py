@@ -218,3 +218,28 @@ def test_search_is_not_confident_on_a_symptom_diagnose_only_infers(client: TestC
     answer = search(client, lang, text)
     assert answer["match"] == "ambiguous"
     assert hit_ids(answer)[0] == "oom-during-sampling"
+
+
+# --- how long a hang lasts is no slowness --------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "The job hangs at 'Loading model' forever and never starts, no error at all. VRAM usage stays at 3GB."),
+    ("es", "El trabajo se queda atascado en 'Loading model' una eternidad y nunca empieza, sin ningún error."),
+    ("pt", "O treino fica travado em 'Loading model' uma eternidade e nunca começa, nenhum erro."),
+    ("fr", "Le job reste bloqué à 'Loading model' une éternité et ne démarre jamais, aucune erreur."),
+    ("de", "Der Job hängt bei 'Loading model' ewig und startet nie, keine Fehlermeldung."),
+    ("ko", "'Loading model'에서 한참 멈춰 있고 시작을 안 해요, 에러도 없어요."),
+])
+def test_how_long_a_hang_lasts_is_no_slow_run(client: TestClient, lang: str, text: str) -> None:
+    # intents.yaml `avoided`: "forever" after "hangs at" is the hang's, not a slowness (no slow-training, no hit)
+    _no_hit(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "it's stuck at 25 s/it and takes forever, GC on, batch 1, is that normal on a 3090?"),
+    ("es", "se queda atascado en 30 s/it y tarda una eternidad, GC activado, batch 1, ¿es normal en una 3090?"),
+    ("de", "hängt bei 30 s/it fest und dauert ewig, GC an, Batch 1 auf einer 3090, ist das normal?"),
+    ("en", "training gets stuck on generating samples forever every 250 steps"),
+])
+def test_a_rate_or_the_previews_after_stuck_keep_the_slow_run(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "slow-training"
