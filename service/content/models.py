@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from .paste_models import PastedSetting, PastedSettings
 from .profile_models import LanguageProfile, OrdinaryWords
-from .sentence_models import Key, SentenceMarkers, SentenceRules
+from .sentence_models import Asked, Key, SentenceMarkers, SentenceRules
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
@@ -276,11 +276,7 @@ class Intents(Frozen):
     # them, unless the title or a pasted log tells one of the rule's exceptions ("Pretrained LoRA bug" over a body
     # with a progress bar: the bug is the subject, the rate its context).
     search_title_vetoes: tuple[Key, ...] = ()
-    # What `gate.asked` weighs: subjects the guide does not answer, words that ask, a setting's state asked, a post.
-    search_asked_elsewhere: tuple[Key, ...] = ()
-    search_asking: tuple[Key, ...] = ()
-    search_asked_states: tuple[Key, ...] = ()
-    search_post_words: int = 0
+    search_asked: Asked = Asked()  # what a text asks about (`gate.asked`): no FAQ entry or section for another subject
     targets: dict[Id, Intent]
 
 

@@ -183,7 +183,9 @@ class SearchWording:
     elsewhere: frozenset[str]
     asking: frozenset[str]
     states: frozenset[str]  # what a question asks of the story's setting with ("for a first run?"): the guide's
+    refers_back: frozenset[str]  # a pronoun standing for the story's setting ("where is that option?")
     post_words: int  # a text of this many words read is a post (0: none is)
+    own_words: int  # a question of this many words names a subject of its own (0: none does)
 
 
 def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWording, units: frozenset[str],
@@ -194,7 +196,8 @@ def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWo
     GC, memory, speed, ...; one of `wording.generic`, where or how a thing is set, only beside no other subject:
     "where does the toolkit save the LoRA?" asks of a file; a dataset's trigger word is no such subject),
     `ASKS_ELSEWHERE` when they name only subjects the guide does not answer (`wording.elsewhere`: "why is the loss
-    going up?"), `ASKS_NOTHING` for a text of several sentences none of which asks, `ASKS_STORY` for a post
+    going up?") or one of `wording.own_words` words names none of the guide's (where a thing is set counts only in a
+    shorter one), `ASKS_NOTHING` for a text of several sentences none of which asks, `ASKS_STORY` for a post
     (`wording.post_words`) whose questions name no subject ("any ideas?"), and "" for a shorter one ("is that true?"
     refers back to what it tells) or one sentence (a query is its own question). A question that names no subject of
     the guide but one of `wording.states` ("does it make sense for a first run?") asks of the guide, and one that
@@ -209,13 +212,24 @@ def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWo
         k = reading.sentence_of(h.start)
         if k in by_sentence:
             by_sentence[k].add(h.concept)
-    named = [(implied(concepts, implies) | {then for parts, then in across if then in about
-                                             and not parts.isdisjoint(concepts)}) - units
-             for concepts in by_sentence.values()]
-    subjects, generic, elsewhere = wording.subjects - wording.generic, wording.generic, wording.elsewhere
-    around = generic | wording.states  # where a thing is set, its state: the guide's beside no other subject
-    if any(not subjects.isdisjoint(c) or (not around.isdisjoint(c) and elsewhere.isdisjoint(c)) for c in named):
-        return ASKS_GUIDE
-    if any(not elsewhere.isdisjoint(concepts) for concepts in named):
-        return ASKS_ELSEWHERE
+    subjects, elsewhere, states, generic = wording.subjects - wording.generic, wording.elsewhere, wording.states, \
+        wording.generic
+    asks = ""
+    for k, concepts in by_sentence.items():
+        named = (implied(concepts, implies) | {then for parts, then in across if then in about
+                                               and not parts.isdisjoint(concepts)}) - units
+        # a question of many words that names no subject of the guide names one of its own, which the guide does not
+        # know ("is there a way to run two jobs at once on one card?"); one that refers back is short ("is it true?")
+        # or names its pronoun ("where is that option in the RunComfy interface?")
+        long = bool(wording.own_words) and sentences[k].end - sentences[k].start >= wording.own_words \
+            and wording.refers_back.isdisjoint(concepts)
+        # a state asked ("for a first run?") is the guide's beside no other subject; where a thing is set, in a short
+        # question ("where do I change it?", not "where do I put my Hugging Face token?")
+        beside = (states if long else states | generic) if elsewhere.isdisjoint(named) else frozenset()
+        if not subjects.isdisjoint(named) or not beside.isdisjoint(named):
+            return ASKS_GUIDE
+        if long or not elsewhere.isdisjoint(named):
+            asks = ASKS_ELSEWHERE
+    if asks:
+        return asks
     return ASKS_STORY if wording.post_words and len(reading.tokens) >= wording.post_words else ""

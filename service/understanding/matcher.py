@@ -162,7 +162,8 @@ def build_matcher(content: Content) -> Matcher:
     aliases = Aliases({f.id: f.aliases for f in content.families})
     targets = tuple(Target.of(tid, intent) for tid, intent in content.intents.targets.items())
     postings, default_idf = tables.postings(analyzer, content, targets, build)
-    elsewhere = frozenset(content.intents.search_asked_elsewhere).union(*(o.any for o in content.intents.outside))
+    asked = content.intents.search_asked
+    elsewhere = frozenset(asked.elsewhere).union(*(o.any for o in content.intents.outside))
     by_name: dict[str, list[tuple[int, float]]] = {}
     for i, target in enumerate(targets):
         for name, weight in target.weights:
@@ -182,9 +183,11 @@ def build_matcher(content: Content) -> Matcher:
             subjects=_topic_subjects(content, targets) - elsewhere,
             generic=frozenset(content.intents.search_generic),
             elsewhere=elsewhere,
-            asking=frozenset(content.intents.search_asking),
-            states=frozenset(content.intents.search_asked_states),
-            post_words=content.intents.search_post_words,
+            asking=frozenset(asked.asking),
+            states=frozenset(asked.states),
+            refers_back=frozenset(asked.refers_back),
+            post_words=asked.post_words,
+            own_words=asked.own_words,
         ),
         whole=frozenset(content.intents.whole_phrases),
         avoided=content.intents.avoided,

@@ -81,6 +81,32 @@ def test_a_how_to_question_with_gc_in_passing_gets_no_hit(client: TestClient, la
     _no_hit(client, lang, text)
 
 
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Is there a way to run two jobs at the same time on one 48GB card? Each one uses about 20GB with GC on and "
+           "batch 1."),
+    ("pt", "Tem como rodar dois jobs ao mesmo tempo numa placa de 48GB? Cada um usa uns 20GB com GC ligado e batch 1."),
+    ("fr", "Est-ce qu'on peut lancer deux jobs en même temps sur une carte de 48 Go ? Chacun prend environ 20 Go avec "
+           "GC activé et batch 1."),
+    ("de", "Kann man zwei Jobs gleichzeitig auf einer 48GB-Karte laufen lassen? Jeder braucht etwa 20GB mit GC an und "
+           "Batch 1."),
+    ("ko", "48GB 카드 하나에서 작업 두 개를 동시에 돌릴 수 있나요? 각각 GC 켜고 배치 1로 20GB 정도 써요."),
+])
+def test_a_long_question_naming_none_of_the_guide_asks_of_its_own(client: TestClient, lang: str, text: str) -> None:
+    # `search_asked.own_words`: a question this long that names no subject of the guide (running two jobs) is about
+    # that; Spanish is left out: "a la vez" reads "la" as the pronoun that refers back (`refers_back`)
+    _no_hit(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("es", "donde esta esa opcion en la interfaz de RunComfy? no la encuentro entre los campos"),
+    ("fr", "il est où ce réglage dans l'interface ? je vois batch size et steps mais pas le gradient checkpointing"),
+    ("de", "wo stell ich das in der Oberfläche um? im Training-Panel find ichs nicht"),
+])
+def test_a_question_that_refers_back_keeps_where_gc_is_set(client: TestClient, lang: str, text: str) -> None:
+    # "that option", "ce réglage" refer back (a pronoun, or a shorter question): the section on where GC is changed
+    _top_hit_in(client, lang, text, {"where-to-change", "checklist"})
+
+
 # --- a post that asks nothing --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
