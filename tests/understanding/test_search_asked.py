@@ -269,3 +269,31 @@ def test_how_long_a_hang_lasts_is_no_slow_run(client: TestClient, lang: str, tex
 ])
 def test_a_rate_or_the_previews_after_stuck_keep_the_slow_run(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "slow-training"
+
+
+# --- a version string ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Which torch version do you recommend? I have torch 2.4.0+cu121, xformers 0.0.27, GC on, on Ubuntu "
+           "22.04."),
+    ("es", "¿Qué versión de torch recomiendan? Tengo torch 2.4.0+cu121, xformers 0.0.27, GC activado, en Ubuntu "
+           "22.04."),
+    ("pt", "Qual versão do torch vocês recomendam? Tenho torch 2.4.0+cu121, xformers 0.0.27, GC ligado, no Ubuntu "
+           "22.04."),
+    ("fr", "Quelle version de torch vous conseillez ? J'ai torch 2.4.0+cu121, xformers 0.0.27, GC activé, sous Ubuntu "
+           "22.04."),
+    ("de", "Welche Torch-Version empfehlt ihr? Ich habe torch 2.4.0+cu121, xformers 0.0.27, GC an, unter Ubuntu "
+           "22.04."),
+    ("ko", "torch 버전 뭐 쓰는 게 좋나요? 지금 torch 2.4.0+cu121, xformers 0.0.27, GC 켜고 우분투 22.04예요."),
+])
+def test_a_question_about_versions_is_setup(client: TestClient, lang: str, text: str) -> None:
+    # a torch or CUDA version asked is setting the tools up (`setup`), and "torch" is no typo of "touch"
+    _no_hit(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "After updating torch to 2.5 I get CUDA out of memory at step 1 with GC on."),
+    ("de", "Seit dem Update auf torch 2.5 bekomme ich bei Schritt 1 CUDA out of memory, GC ist an."),
+])
+def test_a_version_beside_an_oom_keeps_the_oom(client: TestClient, lang: str, text: str) -> None:
+    assert (diagnosed_symptom(client, lang, text) or "").startswith("oom-")
