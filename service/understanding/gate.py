@@ -207,7 +207,9 @@ def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWo
     by_sentence: dict[int, set[str]] = {k: set() for k, s in enumerate(sentences) if s.question and not s.setting}
     by_sentence.update((reading.sentence_of(h.start), set()) for h in told if h.concept in wording.asking)
     if not by_sentence:
-        return ASKS_NOTHING if len(sentences) > 1 else ""
+        # a post of several sentences, or one long run-on sentence, that asks nothing; a short query is its own question
+        post = bool(wording.post_words) and len(reading.tokens) >= wording.post_words
+        return ASKS_NOTHING if len(sentences) > 1 or post else ""
     for h in told:
         k = reading.sentence_of(h.start)
         if k in by_sentence:

@@ -297,3 +297,16 @@ def test_a_question_about_versions_is_setup(client: TestClient, lang: str, text:
 ])
 def test_a_version_beside_an_oom_keeps_the_oom(client: TestClient, lang: str, text: str) -> None:
     assert (diagnosed_symptom(client, lang, text) or "").startswith("oom-")
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "trained my character lora here with batch 2 and gc on for 3000 steps and it works perfectly in comfyui but "
+           "in forge every layer prints lora key not loaded and the face is ignored completely"),
+    ("es", "entrené mi lora de personaje aquí con batch 2 y gc activado durante 3000 pasos y en comfyui funciona "
+           "perfecto pero en forge cada capa dice lora key not loaded y la cara se ignora por completo"),
+    ("de", "hab meine charakter lora hier mit batch 2 und gc an für 3000 schritte trainiert und in comfyui klappt "
+           "alles aber in forge kommt bei jedem layer lora key not loaded und das gesicht wird komplett ignoriert"),
+])
+def test_a_run_on_post_that_asks_nothing_gets_no_hit(client: TestClient, lang: str, text: str) -> None:
+    # one long sentence (`search_asked.post_words` words) that asks nothing is a post, not a query
+    _no_hit(client, lang, text)
