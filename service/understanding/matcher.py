@@ -11,7 +11,8 @@ text (engine layer): same text, same knowledge, same answer. What it remembers b
   stated context (`extract.stated_context`, `prose.counter_step`, `prose.pasted_arch`) -> build features
   (`features`) -> gate (`gate`: outside, domain) -> rank (`rank`) -> outcome (`outcome`, called by the answers).
   Search ranks what the text is about alone (`gate.told_hits`, `gate.figure_units`; none under a title of another
-  subject, `gate.title_veto`).
+  subject, `gate.title_veto`), and `gate.asked` reads what its questions are about (the answers give no FAQ entry or
+  section to a text that tells no symptom and asks of another subject, or asks nothing).
 """
 
 from __future__ import annotations
