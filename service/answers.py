@@ -24,6 +24,7 @@ from .rendering.fill import fill
 from .rendering.views import render_search_hit, render_topic
 from .understanding.caches import NO_CACHE, Caches
 from .understanding.extract import as_context_fields
+from .understanding.gate import ASKS_ELSEWHERE, ASKS_NOTHING, ASKS_STORY
 from .understanding.limits import DEFAULT_LIMITS, WorkLimits
 from .understanding.matcher import Scored, Understanding, outcome, understand
 from .understanding.outcome import without_evidence
@@ -222,7 +223,7 @@ def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) ->
                                                              index.matcher.by_id[chosen].groups):
         match, confidence = "ambiguous", min(confidence, round(thresholds.confident - 0.001, 3))
     topic: Scored | None = None
-    topics = [s for s in u.searched if s.kind in ("faq", "section")]
+    topics = [s for s in u.searched if s.kind in ("faq", "section")] if not _asks_no_topic(u) else []
     if chosen is None and topics:
         # No problem stated that a plan answers, but an FAQ entry or a section answers the question: its text is
         # the answer ("Should I start a first run with GC off?").
@@ -236,6 +237,12 @@ def _match(index: Index, lang: str, u: Understanding, thresholds: Thresholds) ->
         if alt_conf >= thresholds.minimum / 2:
             alternatives.append(_symptom_ref(index, lang, alt, alt_conf))
     return Found(match, chosen, confidence, alternatives, topic)
+
+
+def _asks_no_topic(u: Understanding) -> bool:
+    """True when no FAQ entry or section answers a text that tells no symptom: its questions name only subjects the
+    guide does not answer, or it is a post that asks nothing or asks only of its story (`gate.asked`)."""
+    return u.asks in (ASKS_ELSEWHERE, ASKS_NOTHING, ASKS_STORY)
 
 
 def _grounded(grounds: tuple[frozenset[str], frozenset[str]], present: frozenset[str]) -> bool:
@@ -343,9 +350,19 @@ def answer_search(
         # A step is a remedy for a problem: with no problem told that a symptom answers (diagnose finds none), a
         # setting the text names is the run's context, not its subject ("145 frames, the computer reboots").
         ranked = [s for s in ranked if s.kind != "step"]
+    symptoms = [s for s in ranked if s.kind == "symptom"]
+    told, _ = outcome(symptoms[0].score if symptoms else 0.0, symptoms[1].score if len(symptoms) > 1 else 0.0,
+                      thresholds.confident, thresholds.minimum)
+    if _asks_no_topic(u) and told == "none":
+        # No symptom told, and the text asks nothing of the guide: what its story names in passing (GC in a list of
+        # settings, a sample, VRAM) answers no question, as diagnose's topic does not (`_match`).
+        ranked = []
     best = ranked[0].score if ranked else 0.0
     second = ranked[1].score if len(ranked) > 1 else 0.0
     match, _ = outcome(best, second, thresholds.confident, thresholds.minimum)
+    if match == "confident" and ranked[0].kind == "symptom" and without_evidence(
+            u.concepts, u.log.gpu_oom, index.matcher.by_id[ranked[0].id].groups):
+        match = "ambiguous"  # as diagnose: an OOM inferred from a crash with no memory evidence is never confident
     hits = []
     if match != "none":
         for scored in ranked[:limit]:

@@ -151,6 +151,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
                            "outside subject")
     for i, ref in enumerate(content.intents.search_figures):
         yield from missing(f, f"search_figures.{i}", ref, set(content.intents.search_needs), "search_needs subject")
+    asked = content.intents.search_asked
+    for i, ref in enumerate((*asked.elsewhere, *asked.asking, *asked.states, *asked.refers_back)):
+        yield from missing(f, f"search_asked.{i}", ref, names, "concept")
     for i, ref in enumerate(content.intents.whole_phrases):
         yield from missing(f, f"whole_phrases.{i}", ref, names, "concept")
     for i, outside in enumerate(content.intents.outside):

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from .paste_models import PastedSetting, PastedSettings
 from .profile_models import LanguageProfile, OrdinaryWords
-from .sentence_models import Key, SentenceMarkers, SentenceRules
+from .sentence_models import Asked, Key, SentenceMarkers, SentenceRules
 
 Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 Text = Annotated[str, StringConstraints(min_length=1, max_length=4000)]
@@ -263,21 +263,20 @@ class Intents(Frozen):
     domain: tuple[Key, ...]
     outside: tuple[Outside, ...] = ()  # ... and in none of these
     avoided: tuple[Avoided, ...] = ()
-    # Concepts whose phrases are read whole: a word inside one says nothing of its own ("with default settings" is
-    # no GC switched on, "I changed nothing" no LoRA that changes nothing).
+    # Concepts whose phrases are read whole: a word inside says nothing of its own ("with default settings": no GC on).
     whole_phrases: tuple[Key, ...] = ()
     # A search hit needs one of these (a subject the guide is about): a model or trainer name alone is none.
     search_needs: tuple[Key, ...] = ()
     # Of those, the ones that say only where or how a thing is set ("where do I set that in the panel?"): they ground
     # a hit only when the text names no other subject, else the hit rests on the subject named.
     search_generic: tuple[Key, ...] = ()
-    # Concepts that, said as the unit of a figure ("24GB VRAM", "64 GB RAM"), state the run's context: a search hit
-    # does not rest on them there.
+    # Concepts that, said as the unit of a figure ("24GB VRAM"), state the run's context: no search hit rests on them.
     search_figures: tuple[Key, ...] = ()
     # `outside` subjects that, named in a text's title line, keep their veto on search whatever the body tells beside
     # them, unless the title or a pasted log tells one of the rule's exceptions ("Pretrained LoRA bug" over a body
     # with a progress bar: the bug is the subject, the rate its context).
     search_title_vetoes: tuple[Key, ...] = ()
+    search_asked: Asked = Asked()  # what a text asks about (`gate.asked`): no FAQ entry or section for another subject
     targets: dict[Id, Intent]
 
 

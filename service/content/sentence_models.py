@@ -92,3 +92,20 @@ class SentenceRules(BaseModel):
     qualifiers: tuple[Key, ...] = ()
     near: int = 1
     subjects: tuple[Subject, ...] = ()
+
+
+class Asked(BaseModel):
+    """What a text asks about (`understanding/gate.asked`, `intents.yaml` `search_asked`): the subjects the guide does
+    not answer (`elsewhere`, beside every `outside` subject), the words that make a sentence ask without a question
+    mark (`asking`), a setting's state a question may ask of without naming the setting (`states`), the words by which
+    a question refers back to its story (`refers_back`), the words read that make a text a post (`post_words`) and
+    those that make a question name a subject of its own (`own_words`; 0: never)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    elsewhere: tuple[Key, ...] = ()
+    asking: tuple[Key, ...] = ()
+    states: tuple[Key, ...] = ()
+    refers_back: tuple[Key, ...] = ()
+    post_words: int = 0
+    own_words: int = 0

@@ -6,6 +6,7 @@ in the guide's domain only with a domain concept and no other subject.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..content.models import Avoided
 from .analysis import Token
@@ -165,3 +166,72 @@ def stated_only(concepts: Iterable[str], negation: str, reading: Reading, hits: 
     unstated = {k for k, sentence in enumerate(reading.sentences) if sentence.question}
     unstated |= {reading.sentence_of(h.start) for h in hits if h.concept == negation}
     return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in unstated]
+
+
+# What a text's questions are about (`asked`): a subject of the guide, only other subjects, or nothing asked in a post.
+ASKS_GUIDE, ASKS_ELSEWHERE, ASKS_NOTHING = "asks-guide", "asks-elsewhere", "asks-nothing"
+ASKS_STORY = "asks-story"  # a post whose questions name no subject ("any ideas?"): they ask of its story alone
+
+
+@dataclass(frozen=True, slots=True)
+class SearchWording:
+    """The concepts `asked` weighs (`intents.yaml`): the subjects FAQ entries and sections rest on, those that say only
+    where or how a thing is set, the subjects the guide does not answer, and the words that make a sentence ask."""
+
+    subjects: frozenset[str]
+    generic: frozenset[str]
+    elsewhere: frozenset[str]
+    asking: frozenset[str]
+    states: frozenset[str]  # what a question asks of the story's setting with ("for a first run?"): the guide's
+    refers_back: frozenset[str]  # a pronoun standing for the story's setting ("where is that option?")
+    post_words: int  # a text of this many words read is a post (0: none is)
+    own_words: int  # a question of this many words names a subject of its own (0: none does)
+
+
+def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWording, units: frozenset[str],
+          across: Implies = (), about: frozenset[str] = frozenset()) -> str:
+    """What the text asks about, from the concepts each asking sentence tells (a question, or a sentence holding a
+    word of `wording.asking`: "no idea why GC is off"; `told_hits`, and what they imply there; a figure's unit is
+    none): `ASKS_GUIDE` when one names a subject an FAQ entry or a section of the guide rests on (`wording.subjects`:
+    GC, memory, speed, ...; one of `wording.generic`, where or how a thing is set, only beside no other subject:
+    "where does the toolkit save the LoRA?" asks of a file; a dataset's trigger word is no such subject),
+    `ASKS_ELSEWHERE` when they name only subjects the guide does not answer (`wording.elsewhere`: "why is the loss
+    going up?") or one of `wording.own_words` words names none of the guide's (where a thing is set counts only in a
+    shorter one), `ASKS_NOTHING` for a text of several sentences none of which asks, `ASKS_STORY` for a post
+    (`wording.post_words`) whose questions name no subject ("any ideas?"), and "" for a shorter one ("is that true?"
+    refers back to what it tells) or one sentence (a query is its own question). A question that names no subject of
+    the guide but one of `wording.states` ("does it make sense for a first run?") asks of the guide, and one that
+    names a part of a name the text implies `across` sentences (`about`: "where" beside a config named before it)
+    names that."""
+    sentences = reading.sentences
+    by_sentence: dict[int, set[str]] = {k: set() for k, s in enumerate(sentences) if s.question and not s.setting}
+    by_sentence.update((reading.sentence_of(h.start), set()) for h in told if h.concept in wording.asking)
+    if not by_sentence:
+        # a post of several sentences, or one long run-on sentence, that asks nothing; a short query is its own question
+        post = bool(wording.post_words) and len(reading.tokens) >= wording.post_words
+        return ASKS_NOTHING if len(sentences) > 1 or post else ""
+    for h in told:
+        k = reading.sentence_of(h.start)
+        if k in by_sentence:
+            by_sentence[k].add(h.concept)
+    subjects, elsewhere, states, generic = wording.subjects - wording.generic, wording.elsewhere, wording.states, \
+        wording.generic
+    asks = ""
+    for k, concepts in by_sentence.items():
+        named = (implied(concepts, implies) | {then for parts, then in across if then in about
+                                               and not parts.isdisjoint(concepts)}) - units
+        # a question of many words that names no subject of the guide names one of its own, which the guide does not
+        # know ("is there a way to run two jobs at once on one card?"); one that refers back is short ("is it true?")
+        # or names its pronoun ("where is that option in the RunComfy interface?")
+        long = bool(wording.own_words) and sentences[k].end - sentences[k].start >= wording.own_words \
+            and wording.refers_back.isdisjoint(concepts)
+        # a state asked ("for a first run?") is the guide's beside no other subject; where a thing is set, in a short
+        # question ("where do I change it?", not "where do I put my Hugging Face token?")
+        beside = (states if long else states | generic) if elsewhere.isdisjoint(named) else frozenset()
+        if not subjects.isdisjoint(named) or not beside.isdisjoint(named):
+            return ASKS_GUIDE
+        if long or not elsewhere.isdisjoint(named):
+            asks = ASKS_ELSEWHERE
+    if asks:
+        return asks
+    return ASKS_STORY if wording.post_words and len(reading.tokens) >= wording.post_words else ""

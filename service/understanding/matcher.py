@@ -11,7 +11,8 @@ text (engine layer): same text, same knowledge, same answer. What it remembers b
   stated context (`extract.stated_context`, `prose.counter_step`, `prose.pasted_arch`) -> build features
   (`features`) -> gate (`gate`: outside, domain) -> rank (`rank`) -> outcome (`outcome`, called by the answers).
   Search ranks what the text is about alone (`gate.told_hits`, `gate.figure_units`; none under a title of another
-  subject, `gate.title_veto`).
+  subject, `gate.title_veto`), and `gate.asked` reads what its questions are about (the answers give no FAQ entry or
+  section to a text that tells no symptom and asks of another subject, or asks nothing).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
 from .gate import (
+    SearchWording,
+    asked,
     figure_units,
     implied,
     in_domain,
@@ -72,6 +75,7 @@ class Understanding:
     # one of them, not on a word of the past, of a side remark or of a figure's unit ("24GB VRAM").
     subjects: frozenset[str] = field(default=frozenset())
     searched: tuple[Scored, ...] = field(default=())  # the targets ranked on the subjects alone (search's ranking)
+    asks: str = ""  # what its questions are about (`gate.asked`): the guide, other subjects, nothing asked in a post
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +90,7 @@ class Matcher:
     outside_subjects: frozenset[str]  # the concepts of every `any` above
     figures: frozenset[str]  # `intents.yaml` `search_figures`: a figure's unit ("24GB VRAM") is no subject
     title_vetoes: frozenset[str]  # `intents.yaml` `search_title_vetoes`: subjects a title line sets for the text
+    asking: SearchWording  # what `gate.asked` weighs: the subjects FAQ entries and sections rest on, those elsewhere
     whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
     postings: dict[tuple[int, str], tuple[tuple[int, float], ...]]
@@ -158,6 +163,8 @@ def build_matcher(content: Content) -> Matcher:
     aliases = Aliases({f.id: f.aliases for f in content.families})
     targets = tuple(Target.of(tid, intent) for tid, intent in content.intents.targets.items())
     postings, default_idf = tables.postings(analyzer, content, targets, build)
+    asked = content.intents.search_asked
+    elsewhere = frozenset(asked.elsewhere).union(*(o.any for o in content.intents.outside))
     by_name: dict[str, list[tuple[int, float]]] = {}
     for i, target in enumerate(targets):
         for name, weight in target.weights:
@@ -173,6 +180,16 @@ def build_matcher(content: Content) -> Matcher:
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
         figures=frozenset(content.intents.search_figures),
         title_vetoes=frozenset(content.intents.search_title_vetoes),
+        asking=SearchWording(
+            subjects=_topic_subjects(content, targets) - elsewhere,
+            generic=frozenset(content.intents.search_generic),
+            elsewhere=elsewhere,
+            asking=frozenset(asked.asking),
+            states=frozenset(asked.states),
+            refers_back=frozenset(asked.refers_back),
+            post_words=asked.post_words,
+            own_words=asked.own_words,
+        ),
         whole=frozenset(content.intents.whole_phrases),
         avoided=content.intents.avoided,
         postings=postings,
@@ -245,7 +262,15 @@ def understand(
         ranked=ranked,
         subjects=subjects,
         searched=searched,
+        asks=asked(told, reading, matcher.implies, matcher.asking, units, matcher.sentences.across, subjects),
     )
+
+
+def _topic_subjects(content: Content, targets: tuple[Target, ...]) -> frozenset[str]:
+    """The subjects of the guide an FAQ entry or a section rests on (`tables.grounds`): GC, memory, speed, an OOM, the
+    guide itself, ... (a dataset, captions or a batch ground only a symptom or a step: checks of a problem told)."""
+    grounds = tables.grounds(content, targets)
+    return frozenset().union(*(grounds[t.id][1] for t in targets if t.intent.kind in ("faq", "section")))
 
 
 def _implied(matcher: Matcher, hits: list[Hit], reading: Reading, features: frozenset[str]) -> set[str]:
