@@ -16,8 +16,8 @@ from typing import Any
 
 from .analysis import Token
 from .gc_words import distance as _distance
+from .gc_words import in_use, names_a_change, short_word, switched_back, unsure
 from .gc_words import negated as negated_by
-from .gc_words import short_word, unsure
 from .lexicon import Hit
 from .pasted import keyed
 from .preview_steps import preview_step_counts
@@ -110,7 +110,7 @@ def gc_state(
                 continue  # "thinking about switching GC off", "vale a pena desligar o GC?": not its state
             elif any(_asks(a, word, tokens, asked) for a in asks):
                 continue  # "should I turn GC off?", "꺼야 할까요?": a question about a change
-            elif question and (_names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
+            elif question and (names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
                 continue  # "does enabling GC hurt quality?", "¿activar GC arreglaría...?", "is turning GC off...?"
             dist = min(_distance(word, g) for g in gcs)
             # Korean leaves the pronoun out (`켜 두었다가 ... 껐더니`).
@@ -123,12 +123,14 @@ def gc_state(
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
             negated = negated_by(word, negations, nevers, tokens)
             past = any(_was(p, word, tokens, nows, switches) for p in pasts)
-            change = _names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
+            change = names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
             # A state told in so many words: no change named, no past, no preposition ("sin", "on character").
             firm = not (change or past or word.start in prepositions or (dist > 1 and short_word(word, tokens)))
             found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state,
                           change, firm))
-    return _state_now(found)
+    now = switched_back(spans, gcs, tokens, asked, [(f[0], f[4]) for f in found])
+    now = _state_now(found) if now is None else now
+    return in_use(spans, gcs, tokens, asked) if now is None else now  # GC told as used or had: no state said
 
 
 _Found = tuple[int, bool, int, int, bool, bool, bool]
@@ -207,30 +209,10 @@ def _asks(ask: Hit, word: Hit, tokens: list[Token], asked: frozenset[int]) -> bo
 _KOREAN_CLAUSE_ENDS = ("는데", "은데", "인데", "니까", "지만", "고", "서")
 
 
-# Verb forms that name a change rather than a state, per language (grammar as code; the verbs themselves are
-# the vocabulary's): a gerund, an infinitive (`desactivar`, `désactiver`, `ausschalten`, not `ausgeschaltet`
-# or `angelassen`), a Korean nominal, conditional, purpose or reported-command ending (`켜기`, `끄면`, `끄려고`,
-# `꺼야`, `꺼보라던데`).
-_CHANGE_LATIN = re.compile(r"^[a-z]{3,}(?:ing|ar|er|ir|re|ando|endo|iendo|indo|ant|arlo|arla|erlo|irlo)$")
-_CHANGE_GERMAN = re.compile(r"^(?!.{2,}ge)[a-z]{3,}(?<!iert)(?<!et)en$")
-_CHANGE_KOREAN = ("기", "면", "려고", "려면", "야", "라던데", "라고", "라는", "래서")  # ... or told to (`꺼보라던데`)
-
-
 def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
     """The on/off particle of a verb that names a change, with the GC mention between them ("turning GC
     off")."""
-    return any(g.end == word.start and g.start > 0 and _names_a_change(tokens[g.start - 1].text) for g in gcs)
-
-
-def _names_a_change(word: str) -> bool:
-    """True for a form of a switching verb that names the change itself, not the state it leaves.
-
-    >>> [_names_a_change(w) for w in ("enabling", "desactivar", "ausschalten", "끄면", "disabled", "ausgeschaltet")]
-    [True, True, True, True, False, False]
-    """
-    if word[:1] >= "\uac00":
-        return word.endswith(_CHANGE_KOREAN)
-    return bool(_CHANGE_LATIN.match(word) or _CHANGE_GERMAN.match(word))
+    return any(g.end == word.start and g.start > 0 and names_a_change(tokens[g.start - 1].text) for g in gcs)
 
 
 def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
@@ -269,7 +251,7 @@ def stated_context(
     used: set[int] = set()
     # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
     sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
-    timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized
+    timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized | _card_numbers(tokens, spans)
     bound = frozenset(h.end for c in _NUMBERED for h in spans.get(c, _NONE))  # right after a fact's own word
     previewed, preview_words = preview_step_counts(tokens, spans)
     step = failing_step(tokens, spans, used, timed | previewed | ranges(tokens, spans), failed, BUCKET_SIZES,
@@ -297,6 +279,11 @@ def stated_context(
         control_images=controls,
         on_or_off=on_or_off,
     )
+
+
+def _card_numbers(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
+    """The numbers of a graphics card's name ("on my 4070 Ti", "a 3060 de 12 GB"): no step, no batch size."""
+    return frozenset(i for h in spans.get("gpu", _NONE) for i in range(h.start, h.end) if tokens[i].number is not None)
 
 
 def _batch_size(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int]) -> int | None:
