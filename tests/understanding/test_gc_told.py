@@ -11,6 +11,7 @@ import pytest
 
 from remedy.index.build import Index
 from remedy.understanding.matcher import understand
+from remedy.understanding.prose import prose_of
 
 
 def _gc(index: Index, lang: str, text: str) -> bool | None:
@@ -162,3 +163,33 @@ def test_a_cards_number_is_no_step(index: Index, lang: str, text: str) -> None:
 def test_a_feared_oom_in_a_post_about_speed_is_slowness(index: Index, lang: str, text: str) -> None:
     ranked = understand(index.matcher, text, lang).ranked
     assert next(s.id for s in ranked if s.kind == "symptom") == "slow-training"
+
+
+# --- 6. in a post with a pasted log, a line of the user's that names the error is still the user's -------------
+
+_TAIL = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+         "23.99 GiB of which 1.10 GiB is free.")
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "random OOM crashes\nGC is on and batch is 1 but I still get CUDA out of memory at random steps:\n" + _TAIL),
+    ("en", "random OOM crashes\nbuckets 512 768 1024 1536. gradient checkpointing is enabled, 24 GB card.\n" + _TAIL),
+    ("es", "OOM aleatorio\nel GC esta activado y batch 1 pero sigo teniendo CUDA out of memory al azar:\n" + _TAIL),
+    ("pt", "OOM aleatorio\no GC ta ligado e batch 1 mas continuo tomando CUDA out of memory do nada:\n" + _TAIL),
+    ("fr", "OOM aleatoire\nle GC est active et batch 1 mais j'ai encore des CUDA out of memory au hasard :\n" + _TAIL),
+    ("de", "random OOM\nGC ist an und batch 1, trotzdem kommt bei zufälligen steps CUDA out of memory:\n" + _TAIL),
+    ("ko", "랜덤 OOM\nGC 켜져 있고 배치 1인데 랜덤 스텝에서 CUDA out of memory 떠요:\n" + _TAIL),
+    ("ko", "계속 터져요\n배치 1이고 GC도 켜져 있어요. 로그 마지막은 " + _TAIL + " 이렇게 끝나요."),
+])
+def test_the_users_line_naming_the_error_is_read(index: Index, lang: str, text: str) -> None:
+    assert _gc(index, lang, text) is True
+
+
+@pytest.mark.parametrize("line", [
+    "# OOM during training step, skipping batch 1/3 and retrying the whole thing",
+    "05/04/2025 10:38:03 - INFO - trainer - Precomputing latent for video and prompt embedding ... Done",
+    "[rank0]: torch.OutOfMemoryError: CUDA out of memory while the trainer was running the step",
+    "  File \"/app/ai-toolkit/run.py\", line 120, in <module> when the job starts training",
+])
+def test_a_log_line_stays_a_log_line(line: str) -> None:
+    assert prose_of("it fails\n" + line + "\nany idea?") == "it fails\nany idea?"
