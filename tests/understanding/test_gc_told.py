@@ -193,3 +193,32 @@ def test_the_users_line_naming_the_error_is_read(index: Index, lang: str, text: 
 ])
 def test_a_log_line_stays_a_log_line(line: str) -> None:
     assert prose_of("it fails\n" + line + "\nany idea?") == "it fails\nany idea?"
+
+
+# --- 7. an OOM told of another program's generation is no training OOM; the training's own still is -----------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my lora trained fine but when I load it in forge and generate at 1536 it runs out of vram"),
+    ("en", "after training, using the lora in comfyui makes the ksampler run out of vram"),
+    ("es", "el lora se entreno bien, pero al usarlo en comfyui para generar a 1536 me quedo sin vram"),
+    ("pt", "o lora treinou de boa, mas quando uso ele no forge pra gerar em 1536 da falta de memoria"),
+    ("fr", "le lora s'est bien entraine mais dans comfyui pour generer en 1536 avec, je tombe a court de vram"),
+    ("de", "das lora hat sauber trainiert, aber wenn ich es in forge zum generieren in 1536 nutze, geht der vram aus"),
+    ("ko", "로라 학습은 잘 끝났는데 컴피유아이에서 로라 넣고 1536으로 생성하면 vram 부족으로 터져요"),
+])
+def test_an_oom_of_another_programs_generation_is_none(index: Index, lang: str, text: str) -> None:
+    assert not any(s.kind == "symptom" for s in understand(index.matcher, text, lang).ranked)
+
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("en", "training OOMs at step 250 when it starts generating the sample images", "oom-during-sampling"),
+    ("en", "I trained in ai-toolkit and it runs out of memory at step 3, I use comfyui only later", "oom-early-steps"),
+    ("es", "el entrenamiento se queda sin memoria en el paso 250 cuando genera las muestras", "oom-during-sampling"),
+    ("pt", "o treino da OOM no passo 250 quando vai gerar as amostras", "oom-during-sampling"),
+    ("fr", "l'entrainement tombe en OOM au step 250 quand il genere les samples", "oom-during-sampling"),
+    ("de", "das training hat bei step 250 OOM, wenn es die samples generiert", "oom-during-sampling"),
+    ("ko", "학습 중 250스텝에서 샘플 이미지 생성할 때 OOM 나요", "oom-during-sampling"),
+])
+def test_the_trainings_own_oom_is_kept(index: Index, lang: str, text: str, symptom: str) -> None:
+    ranked = understand(index.matcher, text, lang).ranked
+    assert next(s.id for s in ranked if s.kind == "symptom") == symptom
