@@ -23,7 +23,9 @@ class SentenceMarkers(BaseModel):
     - `settled`: what its clause told up to it is over or works ("bug solved", "fixed it", "runs fine", "like a
       charm"), unless a negation comes before it or the sentence asks ("is it fixed?");
     - `hypothetical`: the few words after it are supposed, feared or reported ("in case", "I'm afraid", "would",
-      "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`);
+      "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`); `feared`: the rest of
+      its clause is feared, however long ("worried that more steps will make it run out of memory", "de peur que ça
+      plante par manque de mémoire", "aus Angst, dass der Speicher ausgeht");
     - `negation`: the few words after it are denied ("no OOM", "didn't crash", "not out of memory"), and
       `negation_after` the few words before it (Korean `OOM은 없어요`);
     - `question_endings`, `sentence_endings`: word endings that ask, and that close a sentence written without a
@@ -42,6 +44,7 @@ class SentenceMarkers(BaseModel):
     present: tuple[Marker, ...] = ()
     settled: tuple[Marker, ...] = ()
     hypothetical: tuple[Marker, ...] = ()
+    feared: tuple[Marker, ...] = ()
     hypothetical_after: tuple[Marker, ...] = ()
     negation: tuple[Marker, ...] = ()
     negation_after: tuple[Marker, ...] = ()

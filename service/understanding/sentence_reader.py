@@ -88,7 +88,7 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
                           content.languages.default)
 
 
-KINDS = ("question", "aside", "past", "present", "settled", "hypothetical", "hypothetical_after", "negation",
+KINDS = ("question", "aside", "past", "present", "settled", "feared", "hypothetical", "hypothetical_after", "negation",
          "negation_after")
 
 

@@ -41,7 +41,8 @@ _HANGUL = re.compile("[\uac00-\ud7a3]")
 ASIDE_OPENS = 3
 SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
 
-_REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1}  # the way it reaches
+# The way a marker reaches: forward (1) or back (-1) `reach` words, or forward to the end of its clause (2).
+_REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1, "feared": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +102,7 @@ class Reading:
         sentence = self.sentences[self.sentence_of(min(i, len(self.tokens) - 1))]
         if direction > 0:
             stop = min((c for c in sentence.clauses if c >= i), default=sentence.end)
-            return min(stop, self._words_from(i, 1))
+            return stop if direction > 1 else min(stop, self._words_from(i, 1))
         start = max((c for c in sentence.clauses if c <= i - 1), default=sentence.start)
         return max(start, self._words_from(i, -1))
 

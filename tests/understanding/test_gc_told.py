@@ -222,3 +222,27 @@ def test_an_oom_of_another_programs_generation_is_none(index: Index, lang: str, 
 def test_the_trainings_own_oom_is_kept(index: Index, lang: str, text: str, symptom: str) -> None:
     ranked = understand(index.matcher, text, lang).ranked
     assert next(s.id for s in ranked if s.kind == "symptom") == symptom
+
+
+# --- 8. a feared OOM told as a clause ("worried that ... will run out of memory") is no OOM ---------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "results are overcooked and fried. I'm worried that more steps will make it crash with out of memory"),
+    ("es", "la cara sale generica, nada que ver. no subi la resolucion por miedo a que pete por falta de memoria"),
+    ("pt", "o rosto sai generico, nada a ver. nao aumentei a resolucao com medo de ficar sem memoria na placa"),
+    ("fr", "visage generique, rien a voir. resolution pas montee de peur que ca plante par manque de memoire"),
+    ("de", "das lora sieht ihr nach 2000 steps null ähnlich. batch 1 gelassen aus Angst, dass der Speicher ausgeht"),
+])
+def test_a_feared_oom_clause_leaves_the_weak_result(index: Index, lang: str, text: str) -> None:
+    ranked = understand(index.matcher, text, lang).ranked
+    assert next(s.id for s in ranked if s.kind == "symptom") == "weak-samples"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I'm worried because it keeps running out of memory at step 3"),
+    ("es", "me preocupa porque se queda sin memoria en el paso 3 siempre"),
+    ("fr", "j'ai peur, ça plante en OOM au step 3 à chaque fois"),
+])
+def test_a_worry_about_what_happens_keeps_the_oom(index: Index, lang: str, text: str) -> None:
+    ranked = understand(index.matcher, text, lang).ranked
+    assert next(s.id for s in ranked if s.kind == "symptom") == "oom-early-steps"
