@@ -21,7 +21,7 @@ from .gc_words import negated as negated_by
 from .lexicon import Hit
 from .pasted import keyed
 from .preview_steps import preview_step_counts
-from .stated_numbers import changed_to, count_near, failing_step, number_near, ranges, set_to
+from .stated_numbers import changed_to, count_near, current, failing_step, number_near, ranges, set_to
 
 BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
@@ -288,17 +288,27 @@ def _card_numbers(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset
 
 def _batch_size(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int]) -> int | None:
     """The batch size next to a batch word (1 to 512, not a batch's position), its new value when a change is told
-    ("batch 4 to 2"), else a value set further on in its clause."""
+    ("batch 4 to 2"), the one told now of several ("batch 4 before, now batch 2": `stated_numbers.current`), else a
+    value set further on in its clause."""
     if "batch" not in spans:
         return None
     positions = _batch_positions(tokens, spans)
+    told: list[tuple[int, int, int | None]] = []  # (the batch word's start, the number's position, the value)
+    taken: list[set[int]] = []  # the positions each one reads
     for hit in spans["batch"]:
-        before = set(used)
-        batch = number_near(tokens, hit, *_BATCH_NUMBER, used=used, timed=positions)
+        probe = set(used)
+        batch = number_near(tokens, hit, *_BATCH_NUMBER, used=probe, timed=positions)
         if batch is not None and 1 <= batch <= 512:
-            (at,) = used - before
-            return changed_to(tokens, spans, at, used)
-    return set_to(tokens, spans, spans["batch"], used)
+            (at,) = probe - used
+            told.append((hit.start, at, changed_to(tokens, spans, at, probe)))
+            taken.append(probe - used)
+        elif not told:
+            used |= probe  # a number near an earlier batch word that is no batch size is read (as before)
+    if not told:
+        return set_to(tokens, spans, spans["batch"], used)
+    k = current(told, spans)
+    used |= taken[k]
+    return told[k][2]
 
 
 def _sizes(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], log_like: bool) -> tuple[list[int], bool]:

@@ -246,3 +246,27 @@ def test_a_feared_oom_clause_leaves_the_weak_result(index: Index, lang: str, tex
 def test_a_worry_about_what_happens_keeps_the_oom(index: Index, lang: str, text: str) -> None:
     ranked = understand(index.matcher, text, lang).ranked
     assert next(s.id for s in ranked if s.kind == "symptom") == "oom-early-steps"
+
+
+# --- 9. of two batch sizes told, the one told now ------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "GC is on, I went from batch 4 down to batch 2 and it still OOMs"),
+    ("en", "GC on, used batch 4 before, now batch 2, and it still runs out of memory"),
+    ("es", "GC activado, antes batch 4 y ahora batch 2, y sigue petando"),
+    ("pt", "GC ligado, antes era batch 4 e agora batch 2, e continua crashando"),
+    ("fr", "GC active, avant batch 4 et maintenant batch 2, ca plante toujours"),
+    ("de", "GC an, vorher batch 4, jetzt batch 2, stürzt immer noch ab"),
+    ("ko", "GC 켰고 전에는 배치 4, 지금은 배치 2인데 계속 터져요"),
+    ("ko", "GC 켠 상태로 배치 4 대신 2로 해도 계속 메모리 부족"),
+])
+def test_the_batch_size_told_now(index: Index, lang: str, text: str) -> None:
+    assert understand(index.matcher, text, lang).stated.batch_size == 2
+
+
+@pytest.mark.parametrize(("lang", "text", "batch"), [
+    ("en", "OOM at batch size 1 with ramtorch, but it works at batch size 8 without it, and at batch size 4 too", 1),
+    ("de", "Batch Size 8 weil ich auf einer H100 dachte das geht. Mit Batch 2 lief es letzte Woche", 8),
+])
+def test_a_batch_size_told_beside_another_is_not_a_change(index: Index, lang: str, text: str, batch: int) -> None:
+    assert understand(index.matcher, text, lang).stated.batch_size == batch
