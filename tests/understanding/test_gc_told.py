@@ -270,3 +270,23 @@ def test_the_batch_size_told_now(index: Index, lang: str, text: str) -> None:
 ])
 def test_a_batch_size_told_beside_another_is_not_a_change(index: Index, lang: str, text: str, batch: int) -> None:
     assert understand(index.matcher, text, lang).stated.batch_size == batch
+
+
+# --- 10. "a case where it makes sense to try GC off", with memory to spare: the when-GC-off-is-OK section -------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "everything is stable with gc on and I have plenty of vram left. is this a case where it makes sense to "
+           "turn gc off?"),
+    ("es", "todo va estable con el gc activado y me sobra un montón de vram. es un caso en el que tiene sentido apagar "
+           "el gc?"),
+    ("pt", "ta tudo estavel com o gc ligado e sobra um monte de vram. e um caso em que faz sentido desligar o gc?"),
+    ("fr", "tout est stable avec le gc active et il me reste plein de vram. c'est un cas ou ca a du sens de couper le "
+           "gc ?"),
+    ("de", "alles läuft stabil mit GC an und ich hab massig VRAM frei. ist das ein Fall wo es sinnvoll ist GC "
+           "auszuschalten?"),
+    ("ko", "gc 켜고 안정적으로 돌아가고 vram도 엄청 많이 남아요. 이런 경우 gc 꺼도 괜찮은 상황인가요?"),
+])
+def test_a_case_where_gc_off_makes_sense(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert u.searched[0].id == "when-gc-off-ok"
+    assert not any(s.kind == "symptom" for s in u.ranked[:1])  # plentiful memory is no full memory
