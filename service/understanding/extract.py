@@ -15,8 +15,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .analysis import Token
+from .gc_words import denied_across, in_use, names_a_change, short_word, switched_back, unsure
 from .gc_words import distance as _distance
-from .gc_words import in_use, names_a_change, short_word, switched_back, unsure
 from .gc_words import negated as negated_by
 from .lexicon import Hit
 from .pasted import keyed
@@ -121,7 +121,7 @@ def gc_state(
                 continue  # far from GC, unless it goes on a story ("GC was off, now it's on")
             if dist > 2 and _preposition_before(word, gcs, tokens):
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
-            negated = negated_by(word, negations, nevers, tokens)
+            negated = negated_by(word, negations, nevers, tokens) or denied_across(word, gcs, spans, tokens)
             past = any(_was(p, word, tokens, nows, switches) for p in pasts)
             change = names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
             # A state told in so many words: no change named, no past, no preposition ("sin", "on character").

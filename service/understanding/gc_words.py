@@ -61,6 +61,31 @@ def negated(word: Hit, negations: Sequence[Hit], nevers: Sequence[Hit], tokens: 
     ) or any(_never(n, word, tokens) for n in nevers)
 
 
+_ACROSS = 3  # "I don't have GC on", "no tengo el GC activado", "não tô com o GC ligado": words between the negation
+# and the mention its on/off word follows
+# What may stand between the negation and the mention: a verb of having or using, "already", "still" ("I don't have
+# GC on", "não tô com o GC ligado"); anything else the text names ("it doesn't OOM with GC on", "never at the same
+# step. GC is on") is what the negation denies.
+_BETWEEN = frozenset({"in_use", "not_in_use", "with", "now", "still", "it", "deliberate"})
+
+
+def denied_across(word: Hit, gcs: list[Hit], spans: dict[str, list[Hit]], tokens: list[Token]) -> bool:
+    """A negation that denies the GC mention an on/off word is said of: before the mention the word follows ("I
+    don't have GC on", "no tengo el GC activado", "não tô com o GC ligado", "j'ai pas le GC activé"), or between a
+    preposition and the mention ("with no GC"); not across another thing named (`_BETWEEN`)."""
+    if tokens[word.start].hangul:
+        return False  # Korean puts the negation right before the verb (`GC 안 켰어요`): `negated`
+    named = {i for c, hs in spans.items() if c not in _BETWEEN for h in hs for i in range(h.start, h.end)}
+    for n in (*spans.get("negation", _NONE), *spans.get("none_of", _NONE)):  # "with no GC"
+        for g in gcs:
+            gap = range(n.end, g.start)
+            if n.end > g.start or len(gap) > _ACROSS or not named.isdisjoint(gap):
+                continue
+            if 0 <= word.start - g.end <= 1 or (word.end <= n.start and n.start - word.end <= 1):
+                return True
+    return False
+
+
 def short_word(word: Hit, tokens: list[Token]) -> bool:
     """A one-word on/off word of up to four letters ("on", "with", "sin", "mit"): often a preposition."""
     return word.end - word.start == 1 and len(tokens[word.start].text) <= 4 and not tokens[word.start].hangul

@@ -290,3 +290,28 @@ def test_a_case_where_gc_off_makes_sense(index: Index, lang: str, text: str) -> 
     u = understand(index.matcher, text, lang)
     assert u.searched[0].id == "when-gc-off-ok"
     assert not any(s.kind == "symptom" for s in u.ranked[:1])  # plentiful memory is no full memory
+
+
+# --- 11. a negation before the mention denies the on/off word said of it -------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "OOM at step 2. I don't have gradient checkpointing on"),
+    ("en", "OOM at step 2, I haven't enabled GC"),
+    ("en", "OOM at step 2 with no GC"),
+    ("en", "OOM at step 2, got rid of GC to speed things up"),
+    ("es", "OOM en el paso 2, no tengo el GC activado"),
+    ("pt", "OOM no passo 2, nao to com o GC ligado"),
+    ("fr", "OOM au step 2, j'ai pas le GC active"),
+    ("de", "OOM bei step 2, hab GC nicht an"),
+    ("ko", "2스텝에서 OOM, GC 안 켰어요"),
+])
+def test_a_negation_before_the_mention_says_off(index: Index, lang: str, text: str) -> None:
+    assert _gc(index, lang, text) is False
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Before this I had no problems. GC is on, batch 1, and it OOMs on the 1536 images"),
+    ("de", "random OOM, nie beim selben step. GC ist an, batch 1"),
+])
+def test_a_negation_of_another_thing_leaves_gc_on(index: Index, lang: str, text: str) -> None:
+    assert _gc(index, lang, text) is True
