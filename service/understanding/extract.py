@@ -82,10 +82,8 @@ def gc_state(
     gcs = spans.get("gc")
     if not gcs:
         return None
-    if unsure(spans, gcs, tokens):
-        return None  # "not sure if GC is on or off"
-    if on_or_off:
-        return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
+    if on_or_off or unsure(spans, gcs, tokens):
+        return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question; "not sure if GC is on": no state
     negations = spans.get("negation", _NONE)
     nevers = spans.get("never", _NONE)
     proposals = spans.get("considering", _NONE)

@@ -66,6 +66,7 @@ _ACROSS = 3  # "I don't have GC on", "no tengo el GC activado", "não tô com o 
 # What may stand between the negation and the mention: a verb of having or using, "already", "still" ("I don't have
 # GC on", "não tô com o GC ligado"); anything else the text names ("it doesn't OOM with GC on", "never at the same
 # step. GC is on") is what the negation denies.
+_SHORT = 4  # an article or a particle ("el", "le", "o", "the", "have"): may stand between the negation and the mention
 _BETWEEN = frozenset({"in_use", "not_in_use", "with", "now", "still", "it", "deliberate"})
 
 
@@ -76,6 +77,9 @@ def denied_across(word: Hit, gcs: list[Hit], spans: dict[str, list[Hit]], tokens
     if tokens[word.start].hangul:
         return False  # Korean puts the negation right before the verb (`GC 안 켰어요`): `negated`
     named = {i for c, hs in spans.items() if c not in _BETWEEN for h in hs for i in range(h.start, h.end)}
+    allowed = {i for c in _BETWEEN for h in spans.get(c, _NONE) for i in range(h.start, h.end)}
+    # a longer word of no allowed kind is something else the negation denies ("no está resuelto, tengo el GC ...")
+    named |= {i for i, t in enumerate(tokens) if i not in allowed and len(t.text) > _SHORT}
     for n in (*spans.get("negation", _NONE), *spans.get("none_of", _NONE)):  # "with no GC"
         for g in gcs:
             gap = range(n.end, g.start)
