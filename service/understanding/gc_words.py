@@ -76,18 +76,17 @@ def denied_across(word: Hit, gcs: list[Hit], spans: dict[str, list[Hit]], tokens
     preposition and the mention ("with no GC"); not across another thing named (`_BETWEEN`)."""
     if tokens[word.start].hangul:
         return False  # Korean puts the negation right before the verb (`GC 안 켰어요`): `negated`
-    named = {i for c, hs in spans.items() if c not in _BETWEEN for h in hs for i in range(h.start, h.end)}
-    allowed = {i for c in _BETWEEN for h in spans.get(c, _NONE) for i in range(h.start, h.end)}
+    gaps = [range(n.end, g.start) for n in (*spans.get("negation", _NONE), *spans.get("none_of", _NONE))  # "no GC"
+            for g in gcs if n.end <= g.start <= n.end + _ACROSS
+            and (0 <= word.start - g.end <= 1 or (word.end <= n.start and n.start - word.end <= 1))]
+    if not gaps:
+        return False
+    at = {i for gap in gaps for i in gap}
+    named = {i for c, hs in spans.items() if c not in _BETWEEN for h in hs for i in range(h.start, h.end) if i in at}
+    allowed = {i for c in _BETWEEN for h in spans.get(c, _NONE) for i in range(h.start, h.end) if i in at}
     # a longer word of no allowed kind is something else the negation denies ("no está resuelto, tengo el GC ...")
-    named |= {i for i, t in enumerate(tokens) if i not in allowed and len(t.text) > _SHORT}
-    for n in (*spans.get("negation", _NONE), *spans.get("none_of", _NONE)):  # "with no GC"
-        for g in gcs:
-            gap = range(n.end, g.start)
-            if n.end > g.start or len(gap) > _ACROSS or not named.isdisjoint(gap):
-                continue
-            if 0 <= word.start - g.end <= 1 or (word.end <= n.start and n.start - word.end <= 1):
-                return True
-    return False
+    named |= {i for i in at if i not in allowed and len(tokens[i].text) > _SHORT}
+    return any(named.isdisjoint(gap) for gap in gaps)
 
 
 def short_word(word: Hit, tokens: list[Token]) -> bool:
