@@ -255,6 +255,8 @@ class Avoided(Frozen):
     # What is dropped follows the word in every language, Korean too: a subject and what is said of it ("로스 곡선이
     # 노이즈가 심해요"), not a postposition, which in Korean follows what it governs ("OOM 없이")
     after_in_korean: bool = False
+    # The `by` words' own tokens count too: French "plein de VRAM" (plenty of) holds `plein`, which also says full
+    inside: bool = False
 
 
 class Intents(Frozen):

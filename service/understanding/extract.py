@@ -15,13 +15,13 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .analysis import Token
+from .gc_words import denied_across, in_use, names_a_change, short_word, switched_back, unsure
 from .gc_words import distance as _distance
 from .gc_words import negated as negated_by
-from .gc_words import short_word, unsure
 from .lexicon import Hit
 from .pasted import keyed
 from .preview_steps import preview_step_counts
-from .stated_numbers import changed_to, count_near, failing_step, number_near, ranges, set_to
+from .stated_numbers import changed_to, count_near, current, failing_step, number_near, ranges, set_to
 
 BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
@@ -82,10 +82,8 @@ def gc_state(
     gcs = spans.get("gc")
     if not gcs:
         return None
-    if unsure(spans, gcs, tokens):
-        return None  # "not sure if GC is on or off"
-    if on_or_off:
-        return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question, not a state
+    if on_or_off or unsure(spans, gcs, tokens):
+        return None  # "on or off?", "an oder aus", "켜기 vs 끄기": a question; "not sure if GC is on": no state
     negations = spans.get("negation", _NONE)
     nevers = spans.get("never", _NONE)
     proposals = spans.get("considering", _NONE)
@@ -110,7 +108,7 @@ def gc_state(
                 continue  # "thinking about switching GC off", "vale a pena desligar o GC?": not its state
             elif any(_asks(a, word, tokens, asked) for a in asks):
                 continue  # "should I turn GC off?", "꺼야 할까요?": a question about a change
-            elif question and (_names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
+            elif question and (names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
                 continue  # "does enabling GC hurt quality?", "¿activar GC arreglaría...?", "is turning GC off...?"
             dist = min(_distance(word, g) for g in gcs)
             # Korean leaves the pronoun out (`켜 두었다가 ... 껐더니`).
@@ -121,14 +119,16 @@ def gc_state(
                 continue  # far from GC, unless it goes on a story ("GC was off, now it's on")
             if dist > 2 and _preposition_before(word, gcs, tokens):
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
-            negated = negated_by(word, negations, nevers, tokens)
+            negated = negated_by(word, negations, nevers, tokens) or denied_across(word, gcs, spans, tokens)
             past = any(_was(p, word, tokens, nows, switches) for p in pasts)
-            change = _names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
+            change = names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
             # A state told in so many words: no change named, no past, no preposition ("sin", "on character").
             firm = not (change or past or word.start in prepositions or (dist > 1 and short_word(word, tokens)))
             found.append((word.start, past, dist, 0 if concept == "off" else 1, (not state) if negated else state,
                           change, firm))
-    return _state_now(found)
+    now = switched_back(spans, gcs, tokens, asked, [(f[0], f[4]) for f in found])
+    now = _state_now(found) if now is None else now
+    return in_use(spans, gcs, tokens, asked) if now is None else now  # GC told as used or had: no state said
 
 
 _Found = tuple[int, bool, int, int, bool, bool, bool]
@@ -207,30 +207,10 @@ def _asks(ask: Hit, word: Hit, tokens: list[Token], asked: frozenset[int]) -> bo
 _KOREAN_CLAUSE_ENDS = ("는데", "은데", "인데", "니까", "지만", "고", "서")
 
 
-# Verb forms that name a change rather than a state, per language (grammar as code; the verbs themselves are
-# the vocabulary's): a gerund, an infinitive (`desactivar`, `désactiver`, `ausschalten`, not `ausgeschaltet`
-# or `angelassen`), a Korean nominal, conditional, purpose or reported-command ending (`켜기`, `끄면`, `끄려고`,
-# `꺼야`, `꺼보라던데`).
-_CHANGE_LATIN = re.compile(r"^[a-z]{3,}(?:ing|ar|er|ir|re|ando|endo|iendo|indo|ant|arlo|arla|erlo|irlo)$")
-_CHANGE_GERMAN = re.compile(r"^(?!.{2,}ge)[a-z]{3,}(?<!iert)(?<!et)en$")
-_CHANGE_KOREAN = ("기", "면", "려고", "려면", "야", "라던데", "라고", "라는", "래서")  # ... or told to (`꺼보라던데`)
-
-
 def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
     """The on/off particle of a verb that names a change, with the GC mention between them ("turning GC
     off")."""
-    return any(g.end == word.start and g.start > 0 and _names_a_change(tokens[g.start - 1].text) for g in gcs)
-
-
-def _names_a_change(word: str) -> bool:
-    """True for a form of a switching verb that names the change itself, not the state it leaves.
-
-    >>> [_names_a_change(w) for w in ("enabling", "desactivar", "ausschalten", "끄면", "disabled", "ausgeschaltet")]
-    [True, True, True, True, False, False]
-    """
-    if word[:1] >= "\uac00":
-        return word.endswith(_CHANGE_KOREAN)
-    return bool(_CHANGE_LATIN.match(word) or _CHANGE_GERMAN.match(word))
+    return any(g.end == word.start and g.start > 0 and names_a_change(tokens[g.start - 1].text) for g in gcs)
 
 
 def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
@@ -269,7 +249,7 @@ def stated_context(
     used: set[int] = set()
     # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
     sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
-    timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized
+    timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized | _card_numbers(tokens, spans)
     bound = frozenset(h.end for c in _NUMBERED for h in spans.get(c, _NONE))  # right after a fact's own word
     previewed, preview_words = preview_step_counts(tokens, spans)
     step = failing_step(tokens, spans, used, timed | previewed | ranges(tokens, spans), failed, BUCKET_SIZES,
@@ -299,19 +279,34 @@ def stated_context(
     )
 
 
+def _card_numbers(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
+    """The numbers of a graphics card's name ("on my 4070 Ti", "a 3060 de 12 GB"): no step, no batch size."""
+    return frozenset(i for h in spans.get("gpu", _NONE) for i in range(h.start, h.end) if tokens[i].number is not None)
+
+
 def _batch_size(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int]) -> int | None:
     """The batch size next to a batch word (1 to 512, not a batch's position), its new value when a change is told
-    ("batch 4 to 2"), else a value set further on in its clause."""
+    ("batch 4 to 2"), the one told now of several ("batch 4 before, now batch 2": `stated_numbers.current`), else a
+    value set further on in its clause."""
     if "batch" not in spans:
         return None
     positions = _batch_positions(tokens, spans)
+    told: list[tuple[int, int, int | None]] = []  # (the batch word's start, the number's position, the value)
+    taken: list[set[int]] = []  # the positions each one reads
     for hit in spans["batch"]:
-        before = set(used)
-        batch = number_near(tokens, hit, *_BATCH_NUMBER, used=used, timed=positions)
+        probe = set(used)
+        batch = number_near(tokens, hit, *_BATCH_NUMBER, used=probe, timed=positions)
         if batch is not None and 1 <= batch <= 512:
-            (at,) = used - before
-            return changed_to(tokens, spans, at, used)
-    return set_to(tokens, spans, spans["batch"], used)
+            (at,) = probe - used
+            told.append((hit.start, at, changed_to(tokens, spans, at, probe)))
+            taken.append(probe - used)
+        elif not told:
+            used |= probe  # a number near an earlier batch word that is no batch size is read (as before)
+    if not told:
+        return set_to(tokens, spans, spans["batch"], used)
+    k = current(told, spans)
+    used |= taken[k]
+    return told[k][2]
 
 
 def _sizes(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], log_like: bool) -> tuple[list[int], bool]:

@@ -1,8 +1,11 @@
 """What the words around a GC mention say of its state (engine layer): a doubt about the switch, a negation or a
-"never" that flips an on/off word, a short word that is often a preposition. Used by `extract.gc_state`."""
+"never" that flips an on/off word, a short word that is often a preposition; GC told as used or had when no on/off
+word is said of it (`in_use`), a switch told again after an earlier one (`switched_back`). Used by
+`extract.gc_state`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from .analysis import Token
@@ -58,6 +61,34 @@ def negated(word: Hit, negations: Sequence[Hit], nevers: Sequence[Hit], tokens: 
     ) or any(_never(n, word, tokens) for n in nevers)
 
 
+_ACROSS = 3  # "I don't have GC on", "no tengo el GC activado", "não tô com o GC ligado": words between the negation
+# and the mention its on/off word follows
+# What may stand between the negation and the mention: a verb of having or using, "already", "still" ("I don't have
+# GC on", "não tô com o GC ligado"); anything else the text names ("it doesn't OOM with GC on", "never at the same
+# step. GC is on") is what the negation denies.
+_SHORT = 4  # an article or a particle ("el", "le", "o", "the", "have"): may stand between the negation and the mention
+_BETWEEN = frozenset({"in_use", "not_in_use", "with", "now", "still", "it", "deliberate"})
+
+
+def denied_across(word: Hit, gcs: list[Hit], spans: dict[str, list[Hit]], tokens: list[Token]) -> bool:
+    """A negation that denies the GC mention an on/off word is said of: before the mention the word follows ("I
+    don't have GC on", "no tengo el GC activado", "não tô com o GC ligado", "j'ai pas le GC activé"), or between a
+    preposition and the mention ("with no GC"); not across another thing named (`_BETWEEN`)."""
+    if tokens[word.start].hangul:
+        return False  # Korean puts the negation right before the verb (`GC 안 켰어요`): `negated`
+    gaps = [range(n.end, g.start) for n in (*spans.get("negation", _NONE), *spans.get("none_of", _NONE))  # "no GC"
+            for g in gcs if n.end <= g.start <= n.end + _ACROSS
+            and (0 <= word.start - g.end <= 1 or (word.end <= n.start and n.start - word.end <= 1))]
+    if not gaps:
+        return False
+    at = {i for gap in gaps for i in gap}
+    named = {i for c, hs in spans.items() if c not in _BETWEEN for h in hs for i in range(h.start, h.end) if i in at}
+    allowed = {i for c in _BETWEEN for h in spans.get(c, _NONE) for i in range(h.start, h.end) if i in at}
+    # a longer word of no allowed kind is something else the negation denies ("no está resuelto, tengo el GC ...")
+    named |= {i for i in at if i not in allowed and len(tokens[i].text) > _SHORT}
+    return any(named.isdisjoint(gap) for gap in gaps)
+
+
 def short_word(word: Hit, tokens: list[Token]) -> bool:
     """A one-word on/off word of up to four letters ("on", "with", "sin", "mit"): often a preposition."""
     return word.end - word.start == 1 and len(tokens[word.start].text) <= 4 and not tokens[word.start].hangul
@@ -68,4 +99,153 @@ def _never(never: Hit, word: Hit, tokens: list[Token]) -> bool:
     `한번도 끈 적 없어요`), or, in Korean, right after it (`끈 적이 없어요`)."""
     if tokens[never.start].hangul and never.start == word.end:
         return True
+    if tokens[never.start].text.startswith(_KOREAN_NEVER_AFTER):
+        return False  # `터진 적이 없어요. GC 켜져 있고`: said of the verb before it, never of one after it
     return 0 < word.start - never.end + 1 <= _NEVER_REACH
+
+
+# The Korean "never" that follows its verb (`끈 적 없어요`, `터진 적이 없어요`), unlike `한번도` before it.
+_KOREAN_NEVER_AFTER = ("적",)
+
+
+# Verb forms that name a change rather than a state, per language (grammar as code; the verbs themselves are
+# the vocabulary's): a gerund, an infinitive (`desactivar`, `désactiver`, `ausschalten`, not `ausgeschaltet`
+# or `angelassen`), a Korean nominal, conditional, purpose or reported-command ending (`켜기`, `끄면`, `끄려고`,
+# `꺼야`, `꺼보라던데`).
+_CHANGE_LATIN = re.compile(r"^[a-z]{3,}(?:ing|ar|er|ir|re|ando|endo|iendo|indo|ant|arlo|arla|erlo|irlo)$")
+_CHANGE_GERMAN = re.compile(r"^(?!.{2,}ge)[a-z]{3,}(?<!iert)(?<!et)en$")
+_CHANGE_KOREAN = ("기", "면", "려고", "려면", "야", "라던데", "라고", "라는", "래서")  # ... or told to (`꺼보라던데`)
+
+
+def names_a_change(word: str) -> bool:
+    """True for a form of a switching verb that names the change itself, not the state it leaves.
+
+    >>> [names_a_change(w) for w in ("enabling", "desactivar", "ausschalten", "끄면", "disabled", "ausgeschaltet")]
+    [True, True, True, True, False, False]
+    """
+    if word[:1] >= "\uac00":
+        return word.endswith(_CHANGE_KOREAN)
+    return bool(_CHANGE_LATIN.match(word) or _CHANGE_GERMAN.match(word))
+
+
+_USE_REACH = 2  # "I'm using GC", "uso el GC", `GC를 쓰고`: the verb and its object, an article or "already" between
+_USE_GOVERNED = 4  # "I want to keep using GC": a proposal or an advice question a few words before the use word
+
+
+def in_use(spans: dict[str, list[Hit]], gcs: list[Hit], tokens: list[Token], asked: frozenset[int]) -> bool | None:
+    """GC told as used or had, when no on/off word tells its state: "I'm already using GC", "tengo el GC",
+    "j'ai le GC", "ich nutze GC", `GC 쓰는데도` say it is on, and so does a preposition right before the mention
+    ("avec le GC", "mit GC", "trotz GC", "mesmo com o GC"; never one after it: "le GC fait quoi avec la mémoire";
+    `_after_ok`). Denied, off: "I'm not using GC", "no uso el GC", "je n'utilise pas le GC", "ich nutze kein GC",
+    `GC 안 쓰고`. The use words are told forms (a subject and its verb: "I use", "uso", `쓰고`); one named as a
+    change (`쓰면`), governed by a proposal or an advice question ("thinking about using GC", `쓰고 싶어요`), or
+    next to a mention an on/off word is said of ("avec le GC désactivé ?", asked about) states nothing, nor, in
+    Korean, where the subject is left out, one in a question (`GC 쓰는 게 좋나요?`) unless "already" goes with it
+    (`GC 이미 쓰는데 왜 터지죠?`)."""
+    negations = spans.get("negation", _NONE)
+    nevers = spans.get("never", _NONE)
+    governors = [h for c in ("considering", "asks") for h in spans.get(c, _NONE)]
+    nows = spans.get("now", _NONE)
+    switched = [h for c in ("on", "off") for h in spans.get(c, _NONE)
+                if not any(h.start <= g.start < h.end for g in gcs)]  # not a phrase holding the mention (`avec le gc`)
+    kinds = {(h.start, h.end): c for c in ("with", "not_in_use", "in_use") for h in spans.get(c, _NONE)}
+    for (start, end), kind in sorted(kinds.items()):
+        use = Hit(kind, start, end)
+        near = [g for g in gcs
+                if 0 < distance(use, g) <= _USE_REACH and (end <= g.start or _after_ok(use, kind, tokens))]
+        if not near or _named_as_a_change(use, tokens, asked):
+            continue
+        if any(distance(w, g) <= 1 for w in switched for g in near):
+            continue  # "avec le GC désactivé ?": the on/off word is said of the mention, even where it states nothing
+        if any(_governs(h, use, tokens) for h in governors):
+            continue
+        if tokens[start].hangul and start in asked and not any(0 <= start - n.end <= 1 for n in nows):
+            continue
+        denied = kind == "not_in_use" or negated(use, negations, nevers, tokens) or any(
+            min(end, g.end) <= n.start < max(start, g.start) for n in negations for g in near
+        )
+        return not denied
+    return None
+
+
+def _after_ok(use: Hit, kind: str, tokens: list[Token]) -> bool:
+    """A use word may follow the mention in Korean (`GC 쓰고`) or as a phrase that puts its verb after ("GC nutze ich
+    schon", "GC läuft schon"); a verb of one word after it has another object ("drop GC to use only_optimize_lora")
+    and a preposition never follows its object."""
+    return kind != "with" and (tokens[use.start].hangul or use.end - use.start > 1)
+
+
+_GERUND = re.compile(r"^[a-z]{2,}(?:ing|ando|endo|iendo|indo)$")
+
+
+def _named_as_a_change(use: Hit, tokens: list[Token], asked: frozenset[int]) -> bool:
+    """A one-word use word in the infinitive or a Korean conditional (`usar`, `쓰면`); a gerund only in a question
+    ("does using GC hurt?"), not told ("using gc + batch 1", "usando GC y batch 1")."""
+    word = tokens[use.start].text
+    if use.end - use.start > 1 or not names_a_change(word):
+        return False
+    return use.start in asked or _GERUND.match(word) is None
+
+
+def _governs(governor: Hit, use: Hit, tokens: list[Token]) -> bool:
+    """A proposal or advice word a few words before the use word, or, in Korean, right after it (`쓰고 싶어요`)."""
+    if tokens[governor.start].hangul:
+        return 0 <= governor.start - use.end <= 1
+    return 0 <= use.start - governor.end <= _USE_GOVERNED
+
+
+_BACK_REACH = 2  # "turned it back on", "lo volví a activar", "liguei de novo": the again word next to the switch
+_OBJECT_REACH = 2  # "activé les previews de nouveau": another switch named this close after the on/off word
+_OTHER_SWITCHES = ("preview", "low_vram", "disable_sampling", "baseline", "accumulation", "captions")
+
+
+def switched_back(
+    spans: dict[str, list[Hit]], gcs: list[Hit], tokens: list[Token], asked: frozenset[int],
+    told: list[tuple[int, bool]],
+) -> bool | None:
+    """A switch told again after a state of GC (`told`: the positions and states found near a GC mention): "I
+    disabled GC and got an OOM, so I turned it back on", "quité el GC ... lo volví a activar", "desliguei o GC ...
+    liguei de novo", "j'ai coupé le GC ... je l'ai remis", "GC ausgeschaltet ... also wieder an", `GC 껐다가 ... 다시
+    켰어요`. It undoes the state told before it, so it is the state now however far it is from the mention. Not a
+    switch asked about or planned ("should I turn it back on?"), denied, nor said of another thing ("turned the
+    previews back on")."""
+    if not told:
+        return None
+    agains = spans.get("again", _NONE)
+    if not agains:
+        return None
+    others = [h for c in _OTHER_SWITCHES for h in spans.get(c, _NONE)]
+    governors = [h for c in ("considering", "asks") for h in spans.get(c, _NONE)]
+    negations = spans.get("negation", _NONE)
+    nevers = spans.get("never", _NONE)
+    last: tuple[int, bool] | None = None
+    for concept, state in (("off", False), ("on", True)):
+        for word in spans.get(concept, _NONE):
+            if word.start in asked or any(word.start <= g.start < word.end for g in gcs):
+                continue
+            if not any(t[0] < word.start and t[1] is not state for t in told):
+                continue  # nothing before it to undo
+            if not any(distance(a, word) <= _BACK_REACH for a in agains):
+                continue
+            if any(_object_of(o, word, agains) for o in others):
+                continue
+            if any(_governs(h, word, tokens) for h in governors) or negated(word, negations, nevers, tokens):
+                continue
+            if last is None or word.start > last[0]:
+                last = (word.start, state)
+    return None if last is None else last[1]
+
+
+def _object_of(other: Hit, word: Hit, agains: Sequence[Hit]) -> bool:
+    """Another switch the on/off word is said of: before the again word that goes with it ("turned the previews
+    back on", `프리뷰 다시 켰어요`, "die Previews wieder an") or just after the word ("activé les previews de
+    nouveau", "liguei os previews de novo"); not the noun ending the clause before ("OOM at the first preview, so
+    I turned it back on", "OOM no primeiro sample, reativei": a verb of one word takes its object after it)."""
+    before = any(other.end == a.start and a.start < word.end and not _one_word(a, word) for a in agains)
+    return before or 0 <= other.start - word.end < _OBJECT_REACH
+
+
+def _one_word(again: Hit, word: Hit) -> bool:
+    """The again word is the on/off word itself, one word (`reativei`, `remis`, "re-enabled")."""
+    return again.start == word.start and again.end == word.end == word.start + 1
+

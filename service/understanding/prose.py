@@ -141,7 +141,8 @@ def prose_of(text: str) -> str:
     lines = text.strip().splitlines()
     kept = [lines[0]] if lines else []
     status = _status_lines(lines)
-    own = [line for i, line in enumerate(lines[1:], 1) if line.strip() and i not in status and not _is_log_line(line)]
+    own = [mine for i, line in enumerate(lines[1:], 1) if line.strip() and i not in status
+           for mine in (_own_part(line),) if mine]
     kept += own[: MAX_PROSE_LINES - 1]
     # Past those, the questions the user asks under the log (the question of a long post is often its last line).
     kept += [line for line in own[MAX_PROSE_LINES - 1 : MAX_OWN_LINES] if _asks(line) and not setting_line(line)]
@@ -170,6 +171,34 @@ def _status_lines(lines: list[str]) -> frozenset[int]:
             out.update(run)
         run = []
     return frozenset(out)
+
+
+# What only a log prints inside a line: a module path, a traceback, a stack frame, an exception's name and colon, a
+# bar, a size with its decimals (`256.00 MiB`), a clock time, a log level and its separator (`- INFO -`).
+_LOG_INSIDE = re.compile(
+    r"torch\.|traceback|file \"|[a-z_][\w.]*(?:error|exception):|%\||\d\.\d\d\s*[gmk]i?b\b|\d\d:\d\d:\d\d"
+    r"|\b(?:info|warning|debug)\b\s*[-:|\]]"
+)
+_OWN_WORDS = 6  # the user's words before what a log prints: "GC is on and batch is 1 but I still get CUDA OOM"
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _own_part(line: str) -> str:
+    """The user's words of a line: the whole line when it holds no log word; else, unless the line starts as a
+    log line does (`_LOG_START`) or has a log line's shape (`_LOG_SHAPES` but a size: "24 GB" is the user's), the
+    part before what only a log prints, when it holds at least `_OWN_WORDS` words ("GC is on and batch 1 but I still
+    get CUDA out of memory at random steps", `로그 마지막은 torch.OutOfMemoryError: ...`: the user names the error
+    in their sentence); else nothing (a log line)."""
+    if not _is_log_line(line):
+        return line
+    low = line.lower()
+    if _LOG_START.match(low) is not None or any(
+        literal in low and pattern.search(low) is not None for literal, pattern in _LOG_SHAPES if literal != "b"
+    ):
+        return ""  # a log's line, or its shape: a bar or table, a stack frame, `#` or `[` first, a time, a line number
+    inside = _LOG_INSIDE.search(low)
+    mine = line[: inside.start()] if inside else line
+    return mine if len(_WORD.findall(mine)) >= _OWN_WORDS else ""
 
 
 def _is_log_line(line: str) -> bool:

@@ -41,10 +41,10 @@ _HANGUL = re.compile("[\uac00-\ud7a3]")
 ASIDE_OPENS = 3
 SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
 
-# The way a marker reaches: after it (1), before it (-1); a hypothetical that ends its clause reaches the whole next
-# one (2: "ich habe Angst, dass mir der VRAM ausgeht", where German writes a comma before `dass`); a fear told with
-# its clause reaches the whole clause (3: "afraid that", "miedo de que", "Angst dass": what is feared, verb last)
-_REACH = {"negation": 1, "negation_after": -1, "hypothetical": 2, "hypothetical_after": -1, "feared": 3}
+# The way a marker reaches: forward (1) or back (-1) `reach` words, or forward to the end of its clause (2: a fear
+# told with its clause, "afraid that", "miedo de que", "Angst, dass": what is feared, verb last). A hypothetical
+# reaches forward only: "j'ai peur, ça plante en OOM au step 3" tells the OOM, a worry beside it.
+_REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1, "feared": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +104,7 @@ class Reading:
         sentence = self.sentences[self.sentence_of(min(i, len(self.tokens) - 1))]
         if direction > 0:
             stop = min((c for c in sentence.clauses if c >= i), default=sentence.end)
-            if stop == i and direction > 1 and i < sentence.end:  # nothing after it in its clause: the next clause
-                return min((c for c in sentence.clauses if c > i), default=sentence.end)  # what is feared, whole
-            return stop if direction > 2 else min(stop, self._words_from(i, 1))
+            return stop if direction > 1 else min(stop, self._words_from(i, 1))
         start = max((c for c in sentence.clauses if c <= i - 1), default=sentence.start)
         return max(start, self._words_from(i, -1))
 

@@ -3,6 +3,9 @@ several, a range of steps, the new value of a change ("batch 4 to 2"). Used by `
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import pairwise
+
 from .analysis import Token
 from .lexicon import Hit
 
@@ -144,3 +147,32 @@ def count_near(tokens: list[Token], hit: Hit, used: set[int], limit: int) -> int
             used.add(j)
             return n
     return None
+
+
+_TOLD_NOW = 3  # "now batch 2", "batch was 4", `전에는 배치 4`: a time word this close to a value's word or number
+_JOINED = 2  # "from batch 4 down to batch 2": the join word this close after the old value and before the new word
+
+
+def current(told: list[tuple[int, int, int | None]], spans: dict[str, list[Hit]]) -> int:
+    """Which of several values told of one fact is the one now (`told`: the fact word's start, the number's position,
+    the value, in text order; the index is returned): the one a "now" word goes with ("batch 4 before, now batch 2",
+    "antes batch 4 y ahora batch 2", `전에는 배치 4, 지금은 배치 2`), the later one of a change told across two
+    mentions ("from batch 4 down to batch 2"), else the first not told as past ("batch was 4, ..."), else the
+    first."""
+    if len(told) == 1:
+        return 0
+    nows = spans.get("now", _NONE)
+    pasts = spans.get("past", _NONE)
+    joins = {h.start for h in spans.get("span_to", _NONE)}
+
+    def near(marks: Sequence[Hit], word: int, at: int) -> bool:
+        return any(word - _TOLD_NOW <= m.start <= at + 2 for m in marks)
+
+    now = [k for k, (word, _, _) in enumerate(told) if near(nows, word, word)]
+    if now:
+        return now[-1]
+    for k, ((_, at, _), later) in enumerate(pairwise(told)):
+        if any(at < j <= at + _JOINED and later[0] - j <= _JOINED for j in joins):
+            return k + 1
+    kept = [k for k, (word, at, _) in enumerate(told) if not near(pasts, word, at)]
+    return (kept or [0])[0]
