@@ -1,7 +1,8 @@
 """Issue 12, session 7 (weak6): the outcome reading. Real users tell a bad result of their training by what they see,
 often with no evaluative word: a predicate of the look (melted, mangled, flickering, baked in), an arbitrary someone
-in place of the subject, a thing gone, a trigger or prompt ignored, one look in every output, a decline or a "worse
-than" beside the steps, a verdict on the result. Said in one sentence of the result's subject (the output, an aspect
+or something else in place of the subject, a thing gone, a subject it cannot get or seldom gets, a trigger or prompt
+ignored, a LoRA told as trained that does not work, one look in every output, a decline or a "worse than" beside the
+steps, a verdict on the result. Said in one sentence of the result's subject (the output, an aspect
 trained, a thing depicted, the LoRA, the previews, "it"), each is a weak result (`intents.yaml` `implies`). The same
 words said of a generation-side tool (an upscaler, hires fix, TeaCache) or of a base model's own limits, and how-to
 questions, stay no symptom; a rate said bad is no weak result. Every sentence was written for this test, in the six
@@ -114,6 +115,38 @@ SEEN = [
     ("ko", "제 로라 결과가 기대 이하예요"),
     ("ko", "로라로 만든 영상이 깜빡거리고 움직임이 사라졌어요"),
     ("ko", "새로 학습한 모델에서 프롬프트가 안 먹혀요"),
+    # a LoRA told as trained that does not work, a result never or seldom reached, something in place of the subject
+    ("en", "the lora I trained doesn't work at all"),
+    ("en", "my trained lora is not working, the faces are the same as without it"),
+    ("en", "I can't get the lora to look like her no matter what settings I use"),
+    ("en", "couldn't get the face right after 5 trainings"),
+    ("en", "only 1 out of 10 images looks like the person"),
+    ("en", "the trained lora gives me anime faces instead of realistic ones"),
+    ("en", "the person looks older and fatter than in the photos"),
+    ("en", "the results look low resolution even at 1024"),
+    ("en", "all my generations have watermarks from the dataset"),
+    ("en", "the results are really inconsistent between seeds"),
+    ("en", "samples look broken after epoch 3"),
+    ("es", "la lora que entrené no funciona para nada"),
+    ("es", "no consigo que la cara se parezca, da igual lo que toque"),
+    ("es", "la lora me da caras de anime en vez de caras realistas"),
+    ("es", "las imágenes de mi lora salen con marcas de agua del dataset"),
+    ("pt", "a lora que eu treinei não funciona de jeito nenhum"),
+    ("pt", "não consigo acertar o rosto, não importa o que eu mude"),
+    ("pt", "a lora me dá rostos de anime em vez de rostos realistas"),
+    ("pt", "os resultados da lora são muito inconsistentes entre seeds"),
+    ("fr", "la lora que j'ai entraînée ne marche pas du tout"),
+    ("fr", "j'arrive pas à avoir le bon visage, peu importe les réglages"),
+    ("fr", "la lora me sort des visages d'anime au lieu de visages réalistes"),
+    ("fr", "les résultats de ma lora sont super incohérents d'une seed à l'autre"),
+    ("de", "das trainierte LoRA funktioniert überhaupt nicht"),
+    ("de", "ich kriege es nicht hin, dass das Gesicht stimmt, egal was ich einstelle"),
+    ("de", "das LoRA gibt mir Anime-Gesichter statt realistischer Gesichter"),
+    ("de", "die Bilder von meinem LoRA haben Wasserzeichen aus dem Datensatz"),
+    ("ko", "학습한 로라가 전혀 작동 안 해요"),
+    ("ko", "뭘 바꿔도 얼굴이 제대로 안 나와요"),
+    ("ko", "로라 결과물이 시드마다 들쭉날쭉해요"),
+    ("ko", "로라로 뽑은 이미지에 데이터셋 워터마크가 나와요"),
 ]
 
 
