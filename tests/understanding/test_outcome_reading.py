@@ -2,11 +2,11 @@
 often with no evaluative word: a predicate of the look (melted, mangled, flickering, baked in), an arbitrary someone
 or something else in place of the subject, a thing gone, a subject it cannot get or seldom gets, a trigger or prompt
 ignored, a LoRA told as trained that does not work, one look in every output, a decline or a "worse than" beside the
-steps, a verdict on the result. Said in one sentence of the result's subject (the output, an aspect
-trained, a thing depicted, the LoRA, the previews, "it"), each is a weak result (`intents.yaml` `implies`). The same
-words said of a generation-side tool (an upscaler, hires fix, TeaCache) or of a base model's own limits, and how-to
-questions, stay no symptom; a rate said bad is no weak result. Every sentence was written for this test, in the six
-languages (none is a line of the real-message corpora)."""
+steps, a verdict on the result, a praise word denied ("not that good"; "not bad" is none). Said in one sentence of
+the result's subject (the output, an aspect trained, a thing depicted, the LoRA, the previews, "it"), each is a weak
+result (`intents.yaml` `implies`). The same words said of a generation-side tool (an upscaler, hires fix, TeaCache)
+or of a base model's own limits, and how-to questions, stay no symptom; a rate said bad is no weak result. Every
+sentence was written for this test, in the six languages (none is a line of the real-message corpora)."""
 
 from __future__ import annotations
 
@@ -147,6 +147,27 @@ SEEN = [
     ("ko", "뭘 바꿔도 얼굴이 제대로 안 나와요"),
     ("ko", "로라 결과물이 시드마다 들쭉날쭉해요"),
     ("ko", "로라로 뽑은 이미지에 데이터셋 워터마크가 나와요"),
+    # a praise word denied
+    ("en", "the images from my lora don't look good"),
+    ("en", "my lora outputs aren't good"),
+    ("en", "the samples are not that good"),
+    ("en", "the lora isn't good at all"),
+    ("en", "my lora is not looking like her"),
+    ("en", "the generated images are not looking right"),
+    ("en", "my character lora is not accurate"),
+    ("es", "las imágenes de mi lora no se ven bien"),
+    ("es", "los resultados de la lora no son buenos"),
+    ("es", "mi lora no se parece a ella para nada"),
+    ("pt", "as imagens da minha lora não ficam boas"),
+    ("pt", "os resultados da lora não são bons"),
+    ("pt", "a minha lora não parece com ela"),
+    ("fr", "les images de ma lora sont pas terribles"),
+    ("fr", "ma lora est pas ressemblante du tout"),
+    ("fr", "les résultats de la lora ne sont pas bons"),
+    ("de", "die Bilder von meinem LoRA sind nicht so gut"),
+    ("de", "die Ergebnisse vom LoRA sind gar nicht ähnlich"),
+    ("ko", "로라 결과물이 별로 안 좋아요"),
+    ("ko", "제 로라 결과가 비슷하지 않아요"),
 ]
 
 
@@ -171,6 +192,11 @@ NOT_THE_TRAINING = [
     ("en", "the vae decode gives colour banding in comfyui"),
     ("en", "ultimate sd upscale adds seams to the picture"),
     ("en", "teacache makes the wan video blurry in comfy"),
+    ("en", "no errors, the results look good"),
+    ("en", "the results are not bad at all, thanks for the guide"),
+    ("es", "los resultados no están nada mal, gracias"),
+    ("fr", "les résultats sont pas mal du tout, merci"),
+    ("de", "die Ergebnisse sind gar nicht schlecht, danke"),
     ("es", "el upscaler deja las caras derretidas"),
     ("es", "¿cómo entreno una lora de movimiento para wan?"),
     ("pt", "o upscaler deixa os rostos derretidos"),
