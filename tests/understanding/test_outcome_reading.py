@@ -147,6 +147,12 @@ SEEN = [
     ("ko", "뭘 바꿔도 얼굴이 제대로 안 나와요"),
     ("ko", "로라 결과물이 시드마다 들쭉날쭉해요"),
     ("ko", "로라로 뽑은 이미지에 데이터셋 워터마크가 나와요"),
+    ("en", "Trained on 40 images of my wife. The result looks like a cartoon."),
+    ("en", "I trained a character lora for 2000 steps. It looks melted."),
+    ("en", "the previews during training looked perfect but the final lora in comfy gives a different person"),
+    ("en", "at strength 1 it's fried, at 0.6 the face is gone"),
+    ("es", "entrené la lora con fotos de mi mujer y el resultado parece un dibujo"),
+    ("fr", "j'ai entraîné la lora sur des photos de ma femme, le résultat on dirait un dessin"),
     # a praise word denied
     ("en", "the images from my lora don't look good"),
     ("en", "my lora outputs aren't good"),
