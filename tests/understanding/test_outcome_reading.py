@@ -173,7 +173,7 @@ SEEN = [
     ("de", "die Bilder von meinem LoRA sind nicht so gut"),
     ("de", "die Ergebnisse vom LoRA sind gar nicht ähnlich"),
     ("ko", "로라 결과물이 별로 안 좋아요"),
-    ("ko", "제 로라 결과가 비슷하지 않아요"),
+    ("ko", "제 로라 결과물이 전혀 정확하지 않아요"),
 ]
 
 
