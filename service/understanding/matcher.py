@@ -29,6 +29,7 @@ from .gate import (
     figure_units,
     implied,
     in_domain,
+    machine_specs,
     outside_phrases,
     side_remarks,
     stated_only,
@@ -47,6 +48,7 @@ from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, near_the_failure, read_sentences, told_now
 from .subject import of_the_training
+from .wrapped import spec_line
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
@@ -199,12 +201,13 @@ def understand(
     `limits` caps the work, limits.py)."""
     text = clip_lines(text, limits.log_lines)
     log = read_log(text)
-    parts = split_text(text, log)
+    parts = split_text(text, log, matcher.sentences.wrapping)
     reading = read_sentences(matcher.sentences, parts.prose, hint, parts.lead, caches, limits)
     lang, tokens = reading.lang, reading.tokens
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
+    hits = machine_specs(matcher.sentences.rules.specs, matcher.sentences.rules.events, reading, hits)
     hits = told_now(matcher.sentences, reading, hits)
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
@@ -286,9 +289,10 @@ TITLE_WORDS = 14
 
 
 def _title(matcher: Matcher, prose: str, lang: str | None, caches: Caches) -> frozenset[str]:
-    """The concepts of the text's title line (and those they imply), if it has one."""
+    """The concepts of the text's title line (and those they imply), if it has one; an environment line ("RTX 4090
+    24GB, 32GB RAM") is none."""
     head, _, body = prose.strip().partition("\n")
-    if not body.strip() or len(head.split()) > TITLE_WORDS:
+    if not body.strip() or len(head.split()) > TITLE_WORDS or spec_line(head, matcher.sentences.wrapping):
         return frozenset()
     _, tokens = matcher.analyzer.tokens(head, lang, c=caches)
     return frozenset(implied({h.concept for h in matcher.lexicon.spot(tokens, lang, caches)}, matcher.implies))

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from .extract import BUCKET_SIZES
 from .logs import LogReading, looks_like_log
 from .pasted import setting_line
+from .wrapped import NO_WRAPPING, Wrapping, spec_line, unwrap
 
 MAX_PROSE_LINES = 8
 MAX_OWN_LINES = 64  # the user's lines looked at past the first ones, for a question
@@ -17,6 +18,7 @@ MAX_OWN_LINES = 64  # the user's lines looked at past the first ones, for a ques
 # reads the user's own words around them. Plain words are looked up with `in` (a regex alternation that does
 # not start with one literal is tried at every position of a long line); the regex sees only the others.
 _LOG_WORDS = ("%|", "traceback", 'file "', "error", "exception", "torch.", "cuda")
+_CODE_WORDS = ("%|", "traceback", 'file "', "torch.")  # ... of which these are never in the user's own sentence
 # Else the shape of a log line, each pattern tried only when the line holds its literal (as `logs` does): two
 # bars (a table or progress bar), a stack frame ("  at ..."), a size unit (`gb`, `mib`), a line starting with
 # `#` or `[`, a time, a line number. A pattern starting with a letter class is skipped to quickly by `re`.
@@ -39,17 +41,21 @@ class Parts(NamedTuple):
     log_like: bool  # the text holds a log
 
 
-def split_text(text: str, log: LogReading) -> Parts:
-    """The user's words of a text; a pasted log is mostly English whatever the user speaks, so its language
-    is taken from the first line."""
+def split_text(text: str, log: LogReading, wrapping: Wrapping = NO_WRAPPING) -> Parts:
+    """The user's words of a text, without what wraps them (`wrapped.unwrap`: a template's headings, quoted
+    replies, fences); a pasted log is mostly English whatever the user speaks, so its language is taken from the
+    user's first own line."""
     log_like = bool(log.signals) or looks_like_log(text)
-    return Parts(prose_of(text) if log_like else text, lead_of(text) if log_like else None, log_like)
+    text = unwrap(text, wrapping, _is_log_line)
+    if not log_like:
+        return Parts(text, None, False)
+    return Parts(prose_of(text, wrapping), lead_of(text, wrapping), True)
 
 
-def lead_of(text: str) -> str:
-    """The first line of a text that is the user's, past the pasted command line, config lines, progress bars and log
-    lines it may open with: those are the trainer's (English flags, bar labels and errors, whatever the user speaks),
-    not the user's first words.
+def lead_of(text: str, wrapping: Wrapping = NO_WRAPPING) -> str:
+    """The first line of a text that is the user's, past the pasted command line, config lines, progress bars, log
+    lines and environment lines it may open with: those are the trainer's or the machine's (English flags, bar labels
+    and errors, whatever the user speaks), not the user's first words.
 
     >>> lead_of('accelerate launch train.py --train_batch_size 2 --cache_latents\\nno entiendo por qué falla')
     'no entiendo por qué falla'
@@ -64,8 +70,10 @@ def lead_of(text: str) -> str:
     """
     lines = text.strip().split("\n")
     own = [line for line in lines[:MAX_PROSE_LINES] if _worded(line) and not setting_line(line) and not _bar_line(line)]
-    # The first line that reads as the user's own words, else the first one that is no setting nor bar.
-    return next((line for line in own if _LOG_START.match(line.lower()) is None), own[0] if own else lines[0])
+    # The first line that reads as the user's own words (an environment line, "RTX 3090 24GB, 64GB RAM", is none: it
+    # is no sentence of the user's language), else the first one that is no setting nor bar.
+    words = (line for line in own if _LOG_START.match(line.lower()) is None and not spec_line(line, wrapping))
+    return next(words, own[0] if own else lines[0])
 
 
 def _worded(line: str) -> bool:
@@ -80,6 +88,15 @@ _LOG_START = re.compile(
     r"[ \t]{2,}\S|\W{0,3}(?:traceback\b|file \"|torch\.|[a-z_][\w.]{0,80}(?:error|exception):"
     r"|(?:info|warning|error|debug)\b|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\w-]{1,40}\s+\|\s)"
 )
+
+
+def _user_line(line: str) -> bool:
+    """A line that reads as the user's words, though it may name an error ("CUDA out of memory on my 3090, flux"):
+    worded, no setting, not starting as a log's line does, without a log's shape or code words."""
+    low = line.lower()
+    return (_worded(line) and not setting_line(line) and _LOG_START.match(low) is None
+            and not any(word in low for word in _CODE_WORDS)
+            and not any(literal in low and pattern.search(low) is not None for literal, pattern in _LOG_SHAPES))
 
 
 def _asks(line: str) -> bool:
@@ -131,9 +148,10 @@ def pasted_arch(text: str) -> str | None:
     return None
 
 
-def prose_of(text: str) -> str:
+def prose_of(text: str, wrapping: Wrapping = NO_WRAPPING) -> str:
     r"""The user's own lines of a text that holds a log (the first line always counts, unless it is a progress bar and
-    the user wrote other lines: "steps: 20%|...| avr_loss=nan" above "my samples are black" tells no speed).
+    the user wrote other lines: "steps: 20%|...| avr_loss=nan" above "my samples are black" tells no speed; the line
+    under an environment line counts as a first line: "RTX 4090 24GB, 32GB RAM" above "CUDA OOM at step 2").
 
     >>> prose_of("it fails\nStarting job\nUsing TF32 for faster training\nLoading VAE\nany idea?")
     'it fails\nany idea?'
@@ -141,7 +159,10 @@ def prose_of(text: str) -> str:
     lines = text.strip().splitlines()
     kept = [lines[0]] if lines else []
     status = _status_lines(lines)
-    own = [line for i, line in enumerate(lines[1:], 1) if line.strip() and i not in status and not _is_log_line(line)]
+    # Under an environment line, the body's first line counts as the first line does.
+    body = 2 if len(lines) > 1 and spec_line(lines[0], wrapping) and _user_line(lines[1]) else 1
+    own = [line for i, line in enumerate(lines[1:], 1)
+           if line.strip() and i not in status and (i < body or not _is_log_line(line))]
     kept += own[: MAX_PROSE_LINES - 1]
     # Past those, the questions the user asks under the log (the question of a long post is often its last line).
     kept += [line for line in own[MAX_PROSE_LINES - 1 : MAX_OWN_LINES] if _asks(line) and not setting_line(line)]
