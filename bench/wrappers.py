@@ -207,6 +207,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated wrapper names")
     parser.add_argument("--show", type=int, default=3, help="changed items shown per wrapper")
     parser.add_argument("--lang", default="", help="only the items of this language")
+    parser.add_argument("--wrong", action="store_true", help="show only the changes that make an item wrong")
     args = parser.parse_args()
     files = args.files or [HERE / name for name in (*SETS, *REAL)]
     wrappers = {k: v for k, v in WRAPPERS.items() if not args.only or k in args.only.split(",")}
@@ -233,8 +234,8 @@ def main() -> None:
             if after != before:
                 changed[name, lang] += 1
                 wrong[name, lang] += not still
-                shown[name] += 1
-                if shown[name] <= args.show:
+                shown[name] += not (args.wrong and still)
+                if shown[name] <= args.show and not (args.wrong and still):
                     print(f"  {name} [{key} {lang} {item['kind']}] {item['q'][:70]!r}: {before} -> {after}")
     langs = sorted({lang for _, lang in read})
     print(f"\n{right} right items read; per wrapper: changed (wrong) of read, then per language changed/read")

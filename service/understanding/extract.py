@@ -260,13 +260,15 @@ def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
 
 
 def stated_context(
-    tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False
+    tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False,
+    unstated: frozenset[int] = frozenset(),
 ) -> Stated:
     """What the text states; `asked` holds the positions of the tokens of its questions (see `gc_state`);
-    `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one."""
+    `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one;
+    `unstated`: the positions whose figures state no setting of the run (an environment line's "RTX 3090 24GB")."""
     spans = _by_concept(hits)
     on_or_off = _on_or_off(spans)
-    used: set[int] = set()
+    used: set[int] = set(unstated)
     # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
     sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized

@@ -167,15 +167,18 @@ def stated_only(concepts: Iterable[str], negation: str, reading: Reading, hits: 
     return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in unstated]
 
 
-def machine_specs(specs: Iterable[str], events: Iterable[str], reading: Reading, hits: list[Hit]) -> list[Hit]:
-    """The hits without those of `specs` (`sentences.specs`: the RAM's size, the memory's name) in an environment line
-    that tells no event: "RTX 3090 24GB, 64GB RAM, Windows 11" lists the machine, it is no host-RAM failure beside
-    "it crashes at step 2" (`wrapped.spec_line`)."""
-    only = frozenset(specs)
-    sentences = reading.sentences
-    if not only or not any(s.spec for s in sentences):
-        return hits
+def machine_lines(events: Iterable[str], reading: Reading, hits: list[Hit]) -> frozenset[int]:
+    """The sentences that are environment lines ("RTX 3090 24GB, 64GB RAM, Windows 11", "RAM: 32GB";
+    `wrapped.spec_line`) telling no event: they list the machine."""
     told = frozenset(events)
     eventful = {reading.sentence_of(h.start) for h in hits if h.concept in told}
-    machine = {k for k, s in enumerate(sentences) if s.spec and k not in eventful}
+    return frozenset(k for k, s in enumerate(reading.sentences) if s.spec and k not in eventful)
+
+
+def machine_specs(specs: Iterable[str], machine: frozenset[int], reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without those of `specs` (`sentences.specs`: the RAM's size, the memory's name) in the `machine` lines
+    (`machine_lines`): "64GB RAM" in a list of the machine is no host-RAM failure beside "it crashes at step 2"."""
+    only = frozenset(specs)
+    if not only or not machine:
+        return hits
     return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in machine]

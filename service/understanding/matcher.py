@@ -29,6 +29,7 @@ from .gate import (
     figure_units,
     implied,
     in_domain,
+    machine_lines,
     machine_specs,
     outside_phrases,
     side_remarks,
@@ -207,14 +208,15 @@ def understand(
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
-    hits = machine_specs(matcher.sentences.rules.specs, matcher.sentences.rules.events, reading, hits)
+    machine = machine_lines(matcher.sentences.rules.events, reading, hits)
+    hits = machine_specs(matcher.sentences.rules.specs, machine, reading, hits)
     hits = told_now(matcher.sentences, reading, hits)
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     hits = of_the_training(reader.rules.subjects, reading, hits)
-    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted)
+    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)
     if family is None:
@@ -264,13 +266,16 @@ def _implied(matcher: Matcher, hits: list[Hit], reading: Reading, features: froz
 
 def _stated(
     matcher: Matcher, text: str, parts: Parts, reading: Reading, hits: list[Hit], log: LogReading, caches: Caches,
-    pasted: Pasted,
+    pasted: Pasted, machine: frozenset[int],
 ) -> Stated:
     """The context the text states; in a pasted log, the step from the progress bars or the user's first line. A
-    setting pasted from a trainer's config or command line is that run's setting, whatever the words around it."""
+    setting pasted from a trainer's config or command line is that run's setting, whatever the words around it. The
+    figures of a line listing the machine (`machine`: "RTX 3090 24GB") state none."""
     prose, lang = parts.prose, reading.lang
     # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
-    stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like)
+    unstated = frozenset(i for k in machine for i in range(reading.sentences[k].start, reading.sentences[k].end))
+    stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
+                            unstated=unstated)
     if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
         # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no
         # step (`steps: 12%|...| 120/1000`): trust the progress bars, else what the user's own first line says.

@@ -18,7 +18,6 @@ MAX_OWN_LINES = 64  # the user's lines looked at past the first ones, for a ques
 # reads the user's own words around them. Plain words are looked up with `in` (a regex alternation that does
 # not start with one literal is tried at every position of a long line); the regex sees only the others.
 _LOG_WORDS = ("%|", "traceback", 'file "', "error", "exception", "torch.", "cuda")
-_CODE_WORDS = ("%|", "traceback", 'file "', "torch.")  # ... of which these are never in the user's own sentence
 # Else the shape of a log line, each pattern tried only when the line holds its literal (as `logs` does): two
 # bars (a table or progress bar), a stack frame ("  at ..."), a size unit (`gb`, `mib`), a line starting with
 # `#` or `[`, a time, a line number. A pattern starting with a letter class is skipped to quickly by `re`.
@@ -45,11 +44,13 @@ def split_text(text: str, log: LogReading, wrapping: Wrapping = NO_WRAPPING) -> 
     """The user's words of a text, without what wraps them (`wrapped.unwrap`: a template's headings, quoted
     replies, fences); a pasted log is mostly English whatever the user speaks, so its language is taken from the
     user's first own line."""
-    log_like = bool(log.signals) or looks_like_log(text)
+    pasted = looks_like_log(text)
     text = unwrap(text, wrapping, _is_log_line)
-    if not log_like:
+    if not (pasted or log.signals):
         return Parts(text, None, False)
-    return Parts(prose_of(text, wrapping), lead_of(text, wrapping), True)
+    # A failure named in the user's words ("- got CUDA out of memory at step 2" in a bulleted post) pastes no log: every
+    # line is theirs.
+    return Parts(prose_of(text, wrapping) if pasted else text, lead_of(text, wrapping), True)
 
 
 def lead_of(text: str, wrapping: Wrapping = NO_WRAPPING) -> str:
@@ -88,15 +89,6 @@ _LOG_START = re.compile(
     r"[ \t]{2,}\S|\W{0,3}(?:traceback\b|file \"|torch\.|[a-z_][\w.]{0,80}(?:error|exception):"
     r"|(?:info|warning|error|debug)\b|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|[\w-]{1,40}\s+\|\s)"
 )
-
-
-def _user_line(line: str) -> bool:
-    """A line that reads as the user's words, though it may name an error ("CUDA out of memory on my 3090, flux"):
-    worded, no setting, not starting as a log's line does, without a log's shape or code words."""
-    low = line.lower()
-    return (_worded(line) and not setting_line(line) and _LOG_START.match(low) is None
-            and not any(word in low for word in _CODE_WORDS)
-            and not any(literal in low and pattern.search(low) is not None for literal, pattern in _LOG_SHAPES))
 
 
 def _asks(line: str) -> bool:
@@ -157,12 +149,12 @@ def prose_of(text: str, wrapping: Wrapping = NO_WRAPPING) -> str:
     'it fails\nany idea?'
     """
     lines = text.strip().splitlines()
-    kept = [lines[0]] if lines else []
+    # Under environment lines, the first line past them counts as the first line does.
+    first = next((i for i, line in enumerate(lines[:MAX_PROSE_LINES]) if not spec_line(line, wrapping)), 0)
+    kept = lines[: first + 1]
     status = _status_lines(lines)
-    # Under an environment line, the body's first line counts as the first line does.
-    body = 2 if len(lines) > 1 and spec_line(lines[0], wrapping) and _user_line(lines[1]) else 1
-    own = [line for i, line in enumerate(lines[1:], 1)
-           if line.strip() and i not in status and (i < body or not _is_log_line(line))]
+    own = [line for i, line in enumerate(lines[first + 1 :], first + 1)
+           if line.strip() and i not in status and not _is_log_line(line)]
     kept += own[: MAX_PROSE_LINES - 1]
     # Past those, the questions the user asks under the log (the question of a long post is often its last line).
     kept += [line for line in own[MAX_PROSE_LINES - 1 : MAX_OWN_LINES] if _asks(line) and not setting_line(line)]
