@@ -49,8 +49,8 @@ def split_text(text: str, log: LogReading, wrapping: Wrapping = NO_WRAPPING) -> 
     if not (pasted or log.signals):
         return Parts(text, None, False)
     # A failure named in the user's words ("- got CUDA out of memory at step 2" in a bulleted post) pastes no log: every
-    # line is theirs.
-    return Parts(prose_of(text, wrapping) if pasted else text, lead_of(text, wrapping), True)
+    # line is theirs, in their language.
+    return Parts(prose_of(text, wrapping), lead_of(text, wrapping), True) if pasted else Parts(text, None, True)
 
 
 def lead_of(text: str, wrapping: Wrapping = NO_WRAPPING) -> str:

@@ -99,9 +99,7 @@ def test_the_bare_probes_are_understood(client: TestClient, lang: str) -> None:
     assert seen(client, lang, SLOW[lang])[0] == "slow-training"
 
 
-# A title line that names nothing ("Need help") above a line naming the CUDA error still hides the line's step: the
-# body's first line is read as a log's line (a rule reading it as the user's cost real check items; bench/wrappers.py).
-@pytest.mark.parametrize("wrapper", sorted(set(WRAPPERS) - {"title"}))
+@pytest.mark.parametrize("wrapper", sorted(WRAPPERS))
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_wrapped_crash_is_the_bare_crash(client: TestClient, lang: str, wrapper: str) -> None:
     assert seen(client, lang, WRAPPERS[wrapper](lang, CRASH[lang])) == seen(client, lang, CRASH[lang])
@@ -139,6 +137,14 @@ def test_a_template_around_a_hang_is_still_no_symptom(client: TestClient, lang: 
     for text in (hang, template(lang, hang), f"{hang}\n{ENV}"):
         assert seen(client, lang, text)[0] is None, text
         assert search(client, lang, text)["match"] == "none", text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_bulleted_post_is_read_whole(client: TestClient, lang: str) -> None:
+    """A post that names the error in its own words pastes no log: each bullet is the user's, the step too."""
+    intro = {"en": "- Flux LoRA, batch 1", "es": "- LoRA de Flux, batch 1", "pt": "- LoRA de Flux, batch 1",
+             "fr": "- LoRA Flux, batch 1", "de": "- Flux LoRA, Batch 1", "ko": "- Flux 로라, 배치 1"}[lang]
+    assert seen(client, lang, f"{intro}\n- {CRASH[lang]}")[0::2] == ("oom-early-steps", 2)
 
 
 def test_a_fenced_log_is_read_as_the_bare_log(client: TestClient) -> None:
