@@ -13,6 +13,14 @@ Run by hand, from the checkout root (a minute or two):
     .venv/bin/python bench/wrappers.py                 # every set, every wrapper
     .venv/bin/python bench/wrappers.py --only template,env_after --show 5
     .venv/bin/python bench/wrappers.py tests/understanding/queries_blind.yaml
+    .venv/bin/python bench/wrappers.py --only title --wrong --show 20   # only the changes that make an item wrong
+
+Found with it (session 7): a template's "### Describe the bug" read as a bug report and its title vetoing every
+answer, "Setup: RTX 4090 24GB VRAM, 32GB RAM" as the title and the lead (a host-RAM subject, English read as the
+language), "64GB RAM" in an environment line as the computer's RAM beside a crash and "RTX 3090" as a step, a quoted
+reply's "turn on gradient checkpointing" as the user's setting, a greeting line taken for the lead (the step lost),
+"it used to work fine" with no full stop before it making the whole failure past, and a post that names "CUDA out of
+memory" in a bullet or under a title losing that line as if it were a pasted log's.
 """
 
 from __future__ import annotations

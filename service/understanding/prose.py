@@ -44,13 +44,38 @@ def split_text(text: str, log: LogReading, wrapping: Wrapping = NO_WRAPPING) -> 
     """The user's words of a text, without what wraps them (`wrapped.unwrap`: a template's headings, quoted
     replies, fences); a pasted log is mostly English whatever the user speaks, so its language is taken from the
     user's first own line."""
+    text = unheeded(unwrap(text, wrapping, _is_log_line))
     pasted = looks_like_log(text)
-    text = unwrap(text, wrapping, _is_log_line)
     if not (pasted or log.signals):
         return Parts(text, None, False)
     # A failure named in the user's words ("- got CUDA out of memory at step 2" in a bulleted post) pastes no log: every
     # line is theirs, in their language.
     return Parts(prose_of(text, wrapping), lead_of(text, wrapping), True) if pasted else Parts(text, None, True)
+
+
+# A warning a library prints at start-up (`WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions`, `FutureWarning:
+# ... is deprecated`, `UserWarning:`), and the indented lines under it: it tells nothing of the failure.
+_WARNING = re.compile(r"^\W{0,3}(?:[A-Za-z]*Warning\b|WARNING\b)")
+
+
+def unheeded(text: str) -> str:
+    r"""The text without the warnings a library prints (`_WARNING`), so a post is no pasted log for an xformers
+    warning under it.
+
+    >>> unheeded("OOM at step 2\nFutureWarning: `torch.cuda.amp` is deprecated.\n  warnings.warn(\nthanks")
+    'OOM at step 2\nthanks'
+    """
+    if "arning" not in text and "ARNING" not in text:
+        return text
+    out: list[str] = []
+    warned = False
+    for line in text.split("\n"):
+        if _WARNING.match(line) is not None:
+            warned = True
+        elif not (warned and line[:1] in (" ", "\t")):
+            warned = False
+            out.append(line)
+    return "\n".join(out)
 
 
 def lead_of(text: str, wrapping: Wrapping = NO_WRAPPING) -> str:

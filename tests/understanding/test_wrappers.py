@@ -66,6 +66,9 @@ RUNON = {  # the failure, then "every time, it used to work fine" with no full s
 SYSTEM = "- OS: Windows 11\n- GPU: RTX 3090 24GB\n- RAM: 32GB\n- Python 3.10.11, torch 2.4.0+cu124, driver 560.94"
 ENV = "RTX 3090 24GB, 64GB RAM, Windows 11"
 ENV_HEAD = "Setup: RTX 4090 24GB VRAM, 32GB RAM, Ubuntu 22.04, torch 2.5.1"
+WARNING = ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+           "    PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.4.0+cu124)\n"
+           "FutureWarning: `torch.cuda.amp.GradScaler(args...)` is deprecated.")
 LANGS = tuple(CRASH)
 
 
@@ -90,6 +93,7 @@ WRAPPERS = {
     "signature": lambda lang, body: f"{body}\n\n{SIGN[lang]}",
     "quoted": lambda lang, body: f"{QUOTE[lang]}\n\n{body}",
     "title": lambda lang, body: f"{TITLE[lang]}\n{body}",
+    "warning": lambda lang, body: f"{body}\n```\n{WARNING}\n```",
 }
 
 
