@@ -22,6 +22,8 @@ from ..content.sentence_models import SentenceMarkers
 from .normalize import normalize, split_tokens
 
 _BULLET = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,2}[.)])\s+")
+# An ordered list's number ("1. Start the job with my config"): no figure of the run ("step 1").
+_NUMBERED = re.compile(r"^(\s*)\d{1,2}[.)]\s+(?=\D)")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
 # The parts of a listing line: commas, semicolons, bars, a slash or a dash between spaces.
 _PARTS = re.compile(r"\s*[,;|]\s*|\s+[/\u2013\u2014-]\s+")
@@ -92,7 +94,7 @@ def _signed(lines: list[str], i: int) -> bool:
 def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda line: False) -> str:
     """The text without its template's headings, the section under an expected-behaviour heading (up to the next
     heading or blank line), its fence lines, the quote a reply opens with (unless nothing follows it; a log's line
-    quoted stays: `pasted`), its greeting
+    quoted stays: `pasted`), an ordered list's numbers, its greeting
     and thank-you lines, and the name under a sign-off.
 
     >>> w = Wrapping(frozenset({"describe the bug", "logs"}), frozenset({"expected behavior"}), frozenset())
@@ -129,7 +131,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
                 expected = False
         if (q and not keep_quotes) or _FENCE.match(line) is not None:
             continue
-        out.append(line)
+        out.append(_NUMBERED.sub(r"\1", line, count=1))
     return "\n".join(out)
 
 
