@@ -223,6 +223,8 @@ def main() -> None:
     read: Counter[tuple[str, str]] = Counter()
     changed: Counter[tuple[str, str]] = Counter()
     wrong: Counter[tuple[str, str]] = Counter()
+    nones: Counter[str] = Counter()  # `none` items read, and those given a symptom or a search hit, per wrapper
+    lost: Counter[str] = Counter()
     shown: Counter[str] = Counter()
     right = 0
     for key, item in items_of(files):
@@ -239,6 +241,8 @@ def main() -> None:
                 continue
             after, still = reader.seen(item, text)
             read[name, lang] += 1
+            nones[name] += item["kind"] == "none"
+            lost[name] += item["kind"] == "none" and not still
             if after != before:
                 changed[name, lang] += 1
                 wrong[name, lang] += not still
@@ -246,14 +250,15 @@ def main() -> None:
                 if shown[name] <= args.show and not (args.wrong and still):
                     print(f"  {name} [{key} {lang} {item['kind']}] {item['q'][:70]!r}: {before} -> {after}")
     langs = sorted({lang for _, lang in read})
-    print(f"\n{right} right items read; per wrapper: changed (wrong) of read, then per language changed/read")
+    print(f"\n{right} right items read; per wrapper: changed (wrong) of read, `none` items made wrong, then per "
+          "language changed/read")
     for name in wrappers:
         n = sum(read[name, lang] for lang in langs)
         if not n:
             continue
         c, x = sum(changed[name, lang] for lang in langs), sum(wrong[name, lang] for lang in langs)
         per = " ".join(f"{lang} {changed[name, lang]}/{read[name, lang]}" for lang in langs)
-        print(f"{name:<13}{c:5d} ({x:4d}) of {n:5d}   {per}")
+        print(f"{name:<13}{c:5d} ({x:4d}) of {n:5d}  none {lost[name]:3d}/{nones[name]:<4d} {per}")
     total = sum(read.values())
     print(f"changed {sum(changed.values())} ({sum(wrong.values())} wrong) of {total}")
 
