@@ -37,6 +37,8 @@ class SentenceMarkers(BaseModel):
       `expected_headings` those whose section tells what should happen, not what does ("### Expected behavior");
     - `salutations`: a greeting, a thank-you or a sign-off as a line of its own ("Hi everyone,", "Thanks in advance!",
       "Best regards,"): no sentence of the post (a name under a sign-off neither);
+    - `updates`: what opens an update line ("EDIT:", "Update:", "수정:"): the post's problem goes on, so its "still"
+      tells no failure despite a setting;
     - `spec_keys`: the keys of an environment line ("GPU: RTX 3090 24GB", "RAM: 32GB", "OS: Windows 11"): the line
       lists the machine, it tells nothing of the failure.
     """
@@ -60,6 +62,7 @@ class SentenceMarkers(BaseModel):
     expected_headings: tuple[Marker, ...] = ()
     spec_keys: tuple[Marker, ...] = ()
     salutations: tuple[Marker, ...] = ()
+    updates: tuple[Marker, ...] = ()
 
 
 class Subject(BaseModel):
@@ -100,3 +103,4 @@ class SentenceRules(BaseModel):
     near: int = 1
     subjects: tuple[Subject, ...] = ()
     specs: tuple[Key, ...] = ()
+    updated: tuple[Key, ...] = ()  # concepts an update line ("EDIT: still happens") tells of the post's time only

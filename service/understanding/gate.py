@@ -182,3 +182,20 @@ def machine_specs(specs: Iterable[str], machine: frozenset[int], reading: Readin
     if not only or not machine:
         return hits
     return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in machine]
+
+
+def updates(updated: Iterable[str], reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without those of an update line's opener ("EDIT:", Korean `수정:`) and those of `updated`
+    (`sentences.updated`) in it: "EDIT: still happens" tells that the post's problem goes on, not a failure despite a
+    setting ("GC on, OOM while sampling. EDIT: still happens" is no OOM that persists with GC)."""
+    sentences = reading.sentences
+    if not any(s.update for s in sentences):
+        return hits
+    only = frozenset(updated)
+    out = []
+    for h in hits:
+        s = sentences[reading.sentence_of(h.start)]
+        opener = s.clauses[0] if s.clauses else s.start
+        if not s.update or (h.start >= opener and h.concept not in only):
+            out.append(h)
+    return out

@@ -27,7 +27,7 @@ from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
 from .sentence_reader import Language, SentenceReader
-from .wrapped import spec_line
+from .wrapped import spec_line, update_line
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
 # inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
@@ -59,6 +59,7 @@ class Sentence:
     aside: bool = False  # it says it is an aside ("by the way", "another thing:", "unrelated")
     setting: bool = False  # a line of a pasted config or command line (`resolution = "768,768"`, `--cache_latents`)
     spec: bool = False  # an environment line ("RTX 3090 24GB, 64GB RAM, Windows 11", "RAM: 32GB"; `wrapped.spec_line`)
+    update: bool = False  # an update of the post ("EDIT: still happens"; `wrapped.update_line`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +177,9 @@ def read_sentences(
             continue
         marked = "?" in texts[k] or "\uff1f" in texts[k]
         question, setting = marked or _ends_asking(words[k], language), setting_line(texts[k])
+        wrapping = reader.wrapping
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting,
-                                  spec=spec_line(texts[k], reader.wrapping)))
+                                  spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping)))
     past, reaching, asking, aside, settled = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))

@@ -46,6 +46,7 @@ class Wrapping:
     expected: frozenset[str]  # the headings whose section tells what should happen
     spec_keys: frozenset[str]
     salutations: frozenset[str] = frozenset()
+    updates: frozenset[str] = frozenset()  # what opens an update line ("edit", "update", "수정")
 
 
 def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
@@ -53,12 +54,15 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
     expected: set[str] = set()
     keys: set[str] = set()
     salutations: set[str] = set()
+    updates: set[str] = set()
     for m in markers:
+        updates.update(_key(k) for k in m.updates)
         headings.update(_key(h) for h in m.headings)
         expected.update(_key(h) for h in m.expected_headings)
         keys.update(_key(k) for k in m.spec_keys)
         salutations.update(_key(k) for k in m.salutations)
-    return Wrapping(frozenset(headings), frozenset(expected), frozenset(keys), frozenset(salutations))
+    return Wrapping(frozenset(headings), frozenset(expected), frozenset(keys), frozenset(salutations),
+                    frozenset(updates))
 
 
 NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
@@ -155,3 +159,20 @@ def spec_line(text: str, wrapping: Wrapping) -> bool:
     if len(parts) < 2 or not all(len(p.split()) <= PART_WORDS and any(c.isdigit() for c in p) for p in parts):
         return False
     return sum(_MACHINE.search(p.lower()) is not None for p in parts) >= 2
+
+
+UPDATE_HEAD = 24  # characters before the colon of an update line's opener at most ("EDIT 2:", "Nachtrag:")
+
+
+def update_line(text: str, wrapping: Wrapping) -> bool:
+    """An update of the post, opened by its word and a colon ("EDIT: still happens", "Update 2: same", "수정: 아직도").
+
+    >>> w = Wrapping(frozenset(), frozenset(), frozenset(), updates=frozenset({"edit", "update"}))
+    >>> update_line("EDIT: still happens", w), update_line("Update 2: same thing", w), update_line("edit the config", w)
+    (True, True, False)
+    """
+    head, sep, _ = text.strip().lstrip("*_").partition(":")
+    if not sep or len(head) > UPDATE_HEAD:
+        return False
+    words = _key(head).split()
+    return bool(words) and " ".join(w for w in words if not w.isdigit()) in wrapping.updates

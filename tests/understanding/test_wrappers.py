@@ -151,6 +151,26 @@ def test_a_bulleted_post_is_read_whole(client: TestClient, lang: str) -> None:
     assert seen(client, lang, f"{intro}\n- {CRASH[lang]}")[0::2] == ("oom-early-steps", 2)
 
 
+SAMPLING = {  # an OOM while sampling with GC on: no OOM that persists with GC
+    "en": "GC is on and it only runs out of memory while generating the preview samples",
+    "es": "tengo el GC activado y solo se queda sin memoria al generar las imágenes de preview",
+    "pt": "GC ligado e só estoura a memória na hora de gerar as amostras de preview",
+    "fr": "GC activé, et ça manque de mémoire seulement pendant la génération des previews",
+    "de": "GC ist an, der Speicher läuft nur beim Erzeugen der Vorschaubilder voll",
+    "ko": "GC 켜져 있는데 프리뷰 샘플 뽑을 때만 메모리 부족 에러가 나요",
+}
+EDIT = {"en": "EDIT: still happens", "es": "EDITO: sigue pasando", "pt": "EDIT: continua acontecendo",
+        "fr": "EDIT : toujours pareil", "de": "EDIT: passiert immer noch", "ko": "수정: 아직도 그래요"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_update_line_tells_the_problem_goes_on(client: TestClient, lang: str) -> None:
+    """ "EDIT: still happens" is no "still OOM despite GC": the post's problem goes on, its symptom is the same."""
+    bare = seen(client, lang, SAMPLING[lang])
+    assert bare[0] == "oom-during-sampling"
+    assert seen(client, lang, f"{SAMPLING[lang]}\n\n{EDIT[lang]}")[:2] == bare[:2]
+
+
 def test_a_fenced_log_is_read_as_the_bare_log(client: TestClient) -> None:
     log = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
     bare = seen(client, "fr", f"ça plante à l'étape 2\n{log}")
@@ -169,6 +189,7 @@ WRAPPING = Wrapping(frozenset({"describe the bug", "logs"}), frozenset({"expecte
     ("> did you try batch 1?\nyes, still OOM", "yes, still OOM"),
     ("my log:\n> CUDA out of memory", "my log:\n> CUDA out of memory"),  # a quote under the user's words is pasted
     ("```\nCUDA out of memory\n```\nhelp", "CUDA out of memory\nhelp"),
+    ("OOM\n1. Start the job with my config\n2) batch 4", "OOM\nStart the job with my config\nbatch 4"),
 ])
 def test_unwrap(text: str, unwrapped: str) -> None:
     assert unwrap(text, WRAPPING) == unwrapped
