@@ -276,8 +276,9 @@ def _stated(
     prose, lang = parts.prose, reading.lang
     # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
     unstated = frozenset(i for k in machine for i in range(reading.sentences[k].start, reading.sentences[k].end))
+    starts = frozenset(s.start for s in reading.sentences[1:])
     stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
-                            unstated=unstated)
+                            unstated=unstated, starts=starts)
     if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
         # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no
         # step (`steps: 12%|...| 120/1000`): trust the progress bars, else what the user's own first line says.

@@ -73,11 +73,12 @@ LANGS = tuple(CRASH)
 
 
 def seen(client: TestClient, lang: str, text: str) -> tuple[object, ...]:
-    """What a caller sees of a diagnosis: the symptom, its match, the step and the model family."""
+    """What a caller sees of a diagnosis: the symptom, its match, the step, the model family and the GC state."""
     answer = diagnose(client, lang, text)
     context = answer.get("context") or {}
     assert isinstance(context, dict)
-    return answered_symptom(answer), answer["match"], context.get("step"), context.get("family")
+    return (answered_symptom(answer), answer["match"], context.get("step"), context.get("family"),
+            context.get("gradient_checkpointing"))
 
 
 def template(lang: str, body: str) -> str:
@@ -99,7 +100,7 @@ WRAPPERS = {
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_bare_probes_are_understood(client: TestClient, lang: str) -> None:
-    assert seen(client, lang, CRASH[lang])[0::2] == ("oom-early-steps", 2)
+    assert seen(client, lang, CRASH[lang])[0:3:2] == ("oom-early-steps", 2)
     assert seen(client, lang, SLOW[lang])[0] == "slow-training"
 
 
@@ -148,7 +149,7 @@ def test_a_bulleted_post_is_read_whole(client: TestClient, lang: str) -> None:
     """A post that names the error in its own words pastes no log: each bullet is the user's, the step too."""
     intro = {"en": "- Flux LoRA, batch 1", "es": "- LoRA de Flux, batch 1", "pt": "- LoRA de Flux, batch 1",
              "fr": "- LoRA Flux, batch 1", "de": "- Flux LoRA, Batch 1", "ko": "- Flux 로라, 배치 1"}[lang]
-    assert seen(client, lang, f"{intro}\n- {CRASH[lang]}")[0::2] == ("oom-early-steps", 2)
+    assert seen(client, lang, f"{intro}\n- {CRASH[lang]}")[0:3:2] == ("oom-early-steps", 2)
 
 
 SAMPLING = {  # an OOM while sampling with GC on: no OOM that persists with GC
@@ -163,6 +164,15 @@ EDIT = {"en": "EDIT: still happens", "es": "EDITO: sigue pasando", "pt": "EDIT: 
         "fr": "EDIT : toujours pareil", "de": "EDIT: passiert immer noch", "ko": "수정: 아직도 그래요"}
 
 
+@pytest.mark.parametrize("wrapper", sorted(WRAPPERS))
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_wrapped_sampling_oom_with_gc_on_is_the_bare_one(client: TestClient, lang: str, wrapper: str) -> None:
+    """The GC state told survives the wrapping too ("Preciso de ajuda" above it asks nothing of GC)."""
+    bare = seen(client, lang, SAMPLING[lang])
+    assert bare[0::4] == ("oom-during-sampling", True)
+    assert seen(client, lang, WRAPPERS[wrapper](lang, SAMPLING[lang]))[0::4] == bare[0::4]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_an_update_line_tells_the_problem_goes_on(client: TestClient, lang: str) -> None:
     """ "EDIT: still happens" is no "still OOM despite GC": the post's problem goes on, its symptom is the same."""
@@ -174,7 +184,7 @@ def test_an_update_line_tells_the_problem_goes_on(client: TestClient, lang: str)
 def test_a_fenced_log_is_read_as_the_bare_log(client: TestClient) -> None:
     log = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
     bare = seen(client, "fr", f"ça plante à l'étape 2\n{log}")
-    assert bare[0::2] == ("oom-early-steps", 2)
+    assert bare[0:3:2] == ("oom-early-steps", 2)
     assert seen(client, "fr", f"ça plante à l'étape 2\n```\n{log}\n```") == bare
 
 
