@@ -131,15 +131,20 @@ def _runon(text: str, w: dict[str, str]) -> str | None:
     return re.sub(r"(?<=\w)[.!]+(?=\s|$)", "", text.strip()) + " " + w["runon"]
 
 
-def _template(text: str, w: dict[str, str], own: bool) -> str:
+def _template(text: str, w: dict[str, str], own: bool, steps: bool = False) -> str:
+    """The message in an issue template: English headings (the repository's), or the user's language's (`own`); its
+    reproduction steps "1. ..." or, with `steps`, one that names the job ("1. Start the job with my config": words of
+    the domain the bare message may lack, so a `none` question can become the training's)."""
     head = (lambda key: w[key]) if own else (lambda key: WORDS["en"][key])
-    return (f"{head('bug')}\n{text.strip()}\n\n{head('repro')}\n{w['steps']}\n\n{head('expected')}\n{w['expect']}\n\n"
+    repro = w["steps"] if steps else "1. ..."
+    return (f"{head('bug')}\n{text.strip()}\n\n{head('repro')}\n{repro}\n\n{head('expected')}\n{w['expect']}\n\n"
             f"{head('sys')}\n{SYSTEM}")
 
 
 WRAPPERS: dict[str, Wrapper] = {
     "template": lambda t, w: _template(t, w, own=False),
     "template_own": lambda t, w: _template(t, w, own=True),
+    "template_job": lambda t, w: _template(t, w, own=True, steps=True),
     "env_after": lambda t, w: f"{t.strip()}\n{ENV}",
     "env_before": lambda t, w: f"{ENV_HEAD}\n{t.strip()}",
     "greeting": lambda t, w: f"{w['hi']}\n{t.strip()}\n{w['thanks']}",
