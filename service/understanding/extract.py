@@ -69,10 +69,8 @@ def _by_concept(hits: list[Hit]) -> dict[str, list[Hit]]:
     return spans
 
 
-def gc_state(
-    spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int], on_or_off: bool,
-    starts: frozenset[int] = frozenset(),
-) -> bool | None:
+def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int], on_or_off: bool,
+             starts: frozenset[int] = frozenset()) -> bool | None:
     """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it (`gc_words.negated`).
 
     `asked` holds the positions of the tokens of the sentences that ask a question (`starts`, where each sentence
