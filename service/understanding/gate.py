@@ -196,6 +196,6 @@ def updates(updated: Iterable[str], reading: Reading, hits: list[Hit]) -> list[H
     for h in hits:
         s = sentences[reading.sentence_of(h.start)]
         opener = s.clauses[0] if s.clauses else s.start
-        if not s.update or (h.start >= opener and h.concept not in only):
+        if not s.update or (h.end > opener and h.concept not in only):  # "Update: solved" is a phrase of its own
             out.append(h)
     return out
