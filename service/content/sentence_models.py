@@ -34,7 +34,16 @@ class SentenceMarkers(BaseModel):
     - `reach`: how many words a hypothetical or a negation reaches ("no OOM" one, "no idea why it OOMs" is no
       denied OOM);
     - `elided`: the letters a language elides before an apostrophe (French `d'`, `l'`, `j'`, `qu'`): a token of its
-      own that the reach does not count as a word ("j'ai peur d'avoir un OOM" reaches the OOM).
+      own that the reach does not count as a word ("j'ai peur d'avoir un OOM" reaches the OOM);
+    - `headings`: the headings of an issue template or a forum form, as a line of their own ("### Describe the bug",
+      "**Logs**", "System Info:"): the form's words, not the user's (`understanding/wrapped.py`), and
+      `expected_headings` those whose section tells what should happen, not what does ("### Expected behavior");
+    - `salutations`: a greeting, a thank-you or a sign-off as a line of its own ("Hi everyone,", "Thanks in advance!",
+      "Best regards,"): no sentence of the post (a name under a sign-off neither);
+    - `updates`: what opens an update line ("EDIT:", "Update:", "수정:"): the post's problem goes on, so its "still"
+      tells no failure despite a setting;
+    - `spec_keys`: the keys of an environment line ("GPU: RTX 3090 24GB", "RAM: 32GB", "OS: Windows 11"): the line
+      lists the machine, it tells nothing of the failure.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -54,6 +63,11 @@ class SentenceMarkers(BaseModel):
     sentence_endings: tuple[Affix, ...] = ()
     reach: Annotated[int, Field(ge=1, le=8)] = 3
     elided: tuple[Affix, ...] = ()
+    headings: tuple[Marker, ...] = ()
+    expected_headings: tuple[Marker, ...] = ()
+    spec_keys: tuple[Marker, ...] = ()
+    salutations: tuple[Marker, ...] = ()
+    updates: tuple[Marker, ...] = ()
 
 
 class Subject(BaseModel):
@@ -80,7 +94,8 @@ class SentenceRules(BaseModel):
     words are not the present state; a sentence with one of `told` tells a symptom of the guide, so one of
     `asides` (an `outside` subject) in a sentence of its own is a side remark; sentences with a `cues` word (or a
     question) fill the token budget of a long text first; one of `stated_only` counts only where a sentence states it
-    (not in a question, not beside a negation: "how do I fix it?" and "not solved yet" tell nothing solved)."""
+    (not in a question, not beside a negation: "how do I fix it?" and "not solved yet" tell nothing solved); one of
+    `specs` in an environment line ("RTX 3090 24GB, 64GB RAM, Windows 11") is the machine's spec, not the failure's."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -92,6 +107,8 @@ class SentenceRules(BaseModel):
     qualifiers: tuple[Key, ...] = ()
     near: int = 1
     subjects: tuple[Subject, ...] = ()
+    specs: tuple[Key, ...] = ()
+    updated: tuple[Key, ...] = ()  # concepts an update line ("EDIT: still happens") tells of the post's time only
 
 
 class Asked(BaseModel):

@@ -69,12 +69,12 @@ def _by_concept(hits: list[Hit]) -> dict[str, list[Hit]]:
     return spans
 
 
-def gc_state(
-    spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int], on_or_off: bool
-) -> bool | None:
+def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int], on_or_off: bool,
+             starts: frozenset[int] = frozenset()) -> bool | None:
     """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it (`gc_words.negated`).
 
-    `asked` holds the positions of the tokens of the sentences that ask a question; `on_or_off` is
+    `asked` holds the positions of the tokens of the sentences that ask a question (`starts`, where each sentence
+    starts: an advice question never reaches past its sentence, "Preciso de ajuda\nGC tá ligado"); `on_or_off` is
     `_on_or_off(spans)`, computed once by the caller. A word that only names a change asked about, wished or
     planned ("should I turn it off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state
     that was ("it was off, now it's on"; "I had GC on, switched it off") gives way to one told after it.
@@ -106,7 +106,7 @@ def gc_state(
                 pass  # "if GC is already on", "já está ativo", "ahora lo activé": the state now, even in a question
             elif any(_proposes(p, word, tokens, question) for p in proposals):
                 continue  # "thinking about switching GC off", "vale a pena desligar o GC?": not its state
-            elif any(_asks(a, word, tokens, asked) for a in asks):
+            elif any(_asks(a, word, tokens, asked) and starts.isdisjoint(range(a.end, word.start + 1)) for a in asks):
                 continue  # "should I turn GC off?", "꺼야 할까요?": a question about a change
             elif question and (names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
                 continue  # "does enabling GC hurt quality?", "¿activar GC arreglaría...?", "is turning GC off...?"
@@ -240,13 +240,15 @@ def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
 
 
 def stated_context(
-    tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False
+    tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False,
+    unstated: frozenset[int] = frozenset(), starts: frozenset[int] = frozenset(),
 ) -> Stated:
     """What the text states; `asked` holds the positions of the tokens of its questions (see `gc_state`);
-    `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one."""
+    `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one;
+    `unstated`: the positions whose figures state no setting of the run (an environment line's "RTX 3090 24GB")."""
     spans = _by_concept(hits)
     on_or_off = _on_or_off(spans)
-    used: set[int] = set()
+    used: set[int] = set(unstated)
     # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
     sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized | _card_numbers(tokens, spans)
@@ -270,7 +272,7 @@ def stated_context(
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,
-        gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off),
+        gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off, starts),
         batch_size=batch,
         resolutions=_resolutions(sizes, spans, after_bucket),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,

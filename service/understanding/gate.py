@@ -237,3 +237,37 @@ def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWo
     if asks:
         return asks
     return ASKS_STORY if wording.post_words and len(reading.tokens) >= wording.post_words else ""
+
+
+def machine_lines(events: Iterable[str], reading: Reading, hits: list[Hit]) -> frozenset[int]:
+    """The sentences that are environment lines ("RTX 3090 24GB, 64GB RAM, Windows 11", "RAM: 32GB";
+    `wrapped.spec_line`) telling no event: they list the machine."""
+    told = frozenset(events)
+    eventful = {reading.sentence_of(h.start) for h in hits if h.concept in told}
+    return frozenset(k for k, s in enumerate(reading.sentences) if s.spec and k not in eventful)
+
+
+def machine_specs(specs: Iterable[str], machine: frozenset[int], reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without those of `specs` (`sentences.specs`: the RAM's size, the memory's name) in the `machine` lines
+    (`machine_lines`): "64GB RAM" in a list of the machine is no host-RAM failure beside "it crashes at step 2"."""
+    only = frozenset(specs)
+    if not only or not machine:
+        return hits
+    return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in machine]
+
+
+def updates(updated: Iterable[str], reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without those of an update line's opener ("EDIT:", Korean `수정:`) and those of `updated`
+    (`sentences.updated`) in it: "EDIT: still happens" tells that the post's problem goes on, not a failure despite a
+    setting ("GC on, OOM while sampling. EDIT: still happens" is no OOM that persists with GC)."""
+    sentences = reading.sentences
+    if not any(s.update for s in sentences):
+        return hits
+    only = frozenset(updated)
+    out = []
+    for h in hits:
+        s = sentences[reading.sentence_of(h.start)]
+        opener = s.clauses[0] if s.clauses else s.start
+        if not s.update or (h.end > opener and h.concept not in only):  # "Update: solved" is a phrase of its own
+            out.append(h)
+    return out

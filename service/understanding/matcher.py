@@ -32,12 +32,15 @@ from .gate import (
     figure_units,
     implied,
     in_domain,
+    machine_lines,
+    machine_specs,
     outside_phrases,
     side_remarks,
     stated_only,
     title_veto,
     told_hits,
     unavoided,
+    updates,
 )
 from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
@@ -50,6 +53,7 @@ from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, near_the_failure, read_sentences, told_now
 from .subject import of_the_training
+from .wrapped import spec_line
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
@@ -216,19 +220,22 @@ def understand(
     `limits` caps the work, limits.py)."""
     text = clip_lines(text, limits.log_lines)
     log = read_log(text)
-    parts = split_text(text, log)
+    parts = split_text(text, log, matcher.sentences.wrapping)
     reading = read_sentences(matcher.sentences, parts.prose, hint, parts.lead, caches, limits)
     lang, tokens = reading.lang, reading.tokens
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
+    machine = machine_lines(matcher.sentences.rules.events, reading, hits)
+    hits = machine_specs(matcher.sentences.rules.specs, machine, reading, hits)
+    hits = updates(matcher.sentences.rules.updated, reading, hits)
     hits = told_now(matcher.sentences, reading, hits)
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     hits = of_the_training(reader.rules.subjects, reading, hits)
-    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted)
+    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)
     if family is None:
@@ -286,13 +293,17 @@ def _implied(matcher: Matcher, hits: list[Hit], reading: Reading, features: froz
 
 def _stated(
     matcher: Matcher, text: str, parts: Parts, reading: Reading, hits: list[Hit], log: LogReading, caches: Caches,
-    pasted: Pasted,
+    pasted: Pasted, machine: frozenset[int],
 ) -> Stated:
     """The context the text states; in a pasted log, the step from the progress bars or the user's first line. A
-    setting pasted from a trainer's config or command line is that run's setting, whatever the words around it."""
+    setting pasted from a trainer's config or command line is that run's setting, whatever the words around it. The
+    figures of a line listing the machine (`machine`: "RTX 3090 24GB") state none."""
     prose, lang = parts.prose, reading.lang
     # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
-    stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like)
+    unstated = frozenset(i for k in machine for i in range(reading.sentences[k].start, reading.sentences[k].end))
+    starts = frozenset(s.start for s in reading.sentences[1:])
+    stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
+                            unstated=unstated, starts=starts)
     if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
         # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no
         # step (`steps: 12%|...| 120/1000`): trust the progress bars, else what the user's own first line says.
@@ -311,9 +322,10 @@ TITLE_WORDS = 14
 
 
 def _title(matcher: Matcher, prose: str, lang: str | None, caches: Caches) -> frozenset[str]:
-    """The concepts of the text's title line (and those they imply), if it has one."""
+    """The concepts of the text's title line (and those they imply), if it has one; an environment line ("RTX 4090
+    24GB, 32GB RAM") is none."""
     head, _, body = prose.strip().partition("\n")
-    if not body.strip() or len(head.split()) > TITLE_WORDS:
+    if not body.strip() or len(head.split()) > TITLE_WORDS or spec_line(head, matcher.sentences.wrapping):
         return frozenset()
     _, tokens = matcher.analyzer.tokens(head, lang, c=caches)
     return frozenset(implied({h.concept for h in matcher.lexicon.spot(tokens, lang, caches)}, matcher.implies))

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from .extract import BUCKET_SIZES
 from .logs import LogReading, looks_like_log
 from .pasted import setting_line
+from .wrapped import NO_WRAPPING, Wrapping, spec_line, unwrap
 
 MAX_PROSE_LINES = 8
 MAX_OWN_LINES = 64  # the user's lines looked at past the first ones, for a question
@@ -39,17 +40,48 @@ class Parts(NamedTuple):
     log_like: bool  # the text holds a log
 
 
-def split_text(text: str, log: LogReading) -> Parts:
-    """The user's words of a text; a pasted log is mostly English whatever the user speaks, so its language
-    is taken from the first line."""
-    log_like = bool(log.signals) or looks_like_log(text)
-    return Parts(prose_of(text) if log_like else text, lead_of(text) if log_like else None, log_like)
+def split_text(text: str, log: LogReading, wrapping: Wrapping = NO_WRAPPING) -> Parts:
+    """The user's words of a text, without what wraps them (`wrapped.unwrap`: a template's headings, quoted
+    replies, fences); a pasted log is mostly English whatever the user speaks, so its language is taken from the
+    user's first own line."""
+    text = unheeded(unwrap(text, wrapping, _is_log_line))
+    pasted = looks_like_log(text)
+    if not (pasted or log.signals):
+        return Parts(text, None, False)
+    # A failure named in the user's words ("- got CUDA out of memory at step 2" in a bulleted post) pastes no log: every
+    # line is theirs, in their language.
+    return Parts(prose_of(text, wrapping), lead_of(text, wrapping), True) if pasted else Parts(text, None, True)
 
 
-def lead_of(text: str) -> str:
-    """The first line of a text that is the user's, past the pasted command line, config lines, progress bars and log
-    lines it may open with: those are the trainer's (English flags, bar labels and errors, whatever the user speaks),
-    not the user's first words.
+# A warning a library prints at start-up (`WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions`, `FutureWarning:
+# ... is deprecated`, `UserWarning:`), and the indented lines under it: it tells nothing of the failure.
+_WARNING = re.compile(r"^\W{0,3}(?:[A-Za-z]*Warning\b|WARNING\b)")
+
+
+def unheeded(text: str) -> str:
+    r"""The text without the warnings a library prints (`_WARNING`), so a post is no pasted log for an xformers
+    warning under it.
+
+    >>> unheeded("OOM at step 2\nFutureWarning: `torch.cuda.amp` is deprecated.\n  warnings.warn(\nthanks")
+    'OOM at step 2\nthanks'
+    """
+    if "arning" not in text and "ARNING" not in text:
+        return text
+    out: list[str] = []
+    warned = False
+    for line in text.split("\n"):
+        if _WARNING.match(line) is not None:
+            warned = True
+        elif not (warned and line[:1] in (" ", "\t")):
+            warned = False
+            out.append(line)
+    return "\n".join(out)
+
+
+def lead_of(text: str, wrapping: Wrapping = NO_WRAPPING) -> str:
+    """The first line of a text that is the user's, past the pasted command line, config lines, progress bars, log
+    lines and environment lines it may open with: those are the trainer's or the machine's (English flags, bar labels
+    and errors, whatever the user speaks), not the user's first words.
 
     >>> lead_of('accelerate launch train.py --train_batch_size 2 --cache_latents\\nno entiendo por qué falla')
     'no entiendo por qué falla'
@@ -64,8 +96,10 @@ def lead_of(text: str) -> str:
     """
     lines = text.strip().split("\n")
     own = [line for line in lines[:MAX_PROSE_LINES] if _worded(line) and not setting_line(line) and not _bar_line(line)]
-    # The first line that reads as the user's own words, else the first one that is no setting nor bar.
-    return next((line for line in own if _LOG_START.match(line.lower()) is None), own[0] if own else lines[0])
+    # The first line that reads as the user's own words (an environment line, "RTX 3090 24GB, 64GB RAM", is none: it
+    # is no sentence of the user's language), else the first one that is no setting nor bar.
+    words = (line for line in own if _LOG_START.match(line.lower()) is None and not spec_line(line, wrapping))
+    return next(words, own[0] if own else lines[0])
 
 
 def _worded(line: str) -> bool:
@@ -131,17 +165,20 @@ def pasted_arch(text: str) -> str | None:
     return None
 
 
-def prose_of(text: str) -> str:
+def prose_of(text: str, wrapping: Wrapping = NO_WRAPPING) -> str:
     r"""The user's own lines of a text that holds a log (the first line always counts, unless it is a progress bar and
-    the user wrote other lines: "steps: 20%|...| avr_loss=nan" above "my samples are black" tells no speed).
+    the user wrote other lines: "steps: 20%|...| avr_loss=nan" above "my samples are black" tells no speed; the line
+    under an environment line counts as a first line: "RTX 4090 24GB, 32GB RAM" above "CUDA OOM at step 2").
 
     >>> prose_of("it fails\nStarting job\nUsing TF32 for faster training\nLoading VAE\nany idea?")
     'it fails\nany idea?'
     """
     lines = text.strip().splitlines()
-    kept = [lines[0]] if lines else []
+    # Under environment lines, the first line past them counts as the first line does.
+    first = next((i for i, line in enumerate(lines[:MAX_PROSE_LINES]) if not spec_line(line, wrapping)), 0)
+    kept = lines[: first + 1]
     status = _status_lines(lines)
-    own = [mine for i, line in enumerate(lines[1:], 1) if line.strip() and i not in status
+    own = [mine for i, line in enumerate(lines[first + 1 :], first + 1) if line.strip() and i not in status
            for mine in (_own_part(line),) if mine]
     kept += own[: MAX_PROSE_LINES - 1]
     # Past those, the questions the user asks under the log (the question of a long post is often its last line).

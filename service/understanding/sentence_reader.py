@@ -15,6 +15,7 @@ from ..content.models import Content, SentenceMarkers, SentenceRules
 from .analysis import Analyzer
 from .caches import NO_CACHE, Caches
 from .normalize import normalize, split_tokens
+from .wrapped import Wrapping, compile_wrapping
 
 # A marker table: first form -> the marker phrases (forms) starting with it, longest first, and their kind.
 Table = dict[str, tuple[tuple[tuple[str, ...], str], ...]]
@@ -44,6 +45,7 @@ class SentenceReader:
     across: tuple[tuple[frozenset[str], str], ...]  # the implications said across sentences (`implies` `across`)
     languages: Mapping[str, Language]
     default: str  # the language whose markers read a text of no known language
+    wrapping: Wrapping  # every language's template headings and environment keys (`wrapped`)
 
     def language(self, lang: str | None) -> Language:
         return self.languages.get(lang or "", self.languages[self.default])
@@ -85,7 +87,7 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
     rules = content.intents.sentences
     across = tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across)
     return SentenceReader(analyzer, rules, frozenset(rules.told), frozenset(rules.asides), across, languages,
-                          content.languages.default)
+                          content.languages.default, compile_wrapping(p.sentences for p in content.profiles.values()))
 
 
 KINDS = ("question", "aside", "past", "present", "settled", "fixed", "hypothetical", "hypothetical_after", "feared",

@@ -27,6 +27,7 @@ from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
 from .sentence_reader import Language, SentenceReader
+from .wrapped import spec_line, update_line
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
 # inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
@@ -39,6 +40,9 @@ _HANGUL = re.compile("[\uac00-\ud7a3]")
 # A one-word aside marker opens its sentence ("Also, unrelated: ...", "Btw is there ..."): "it was also stuck",
 # "il plante aussi" is no aside; a phrase ("by the way", "another thing") is one wherever it stands.
 ASIDE_OPENS = 3
+# A settled marker tells of the words just before it ("the OOM at step 3 is fixed"), a few reaches at most: in a text
+# with no full stops the failure told far before it is another clause ("VRAM full at step 3 every time it ran fine").
+SETTLED_REACH = 2
 SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
 
 # The way a marker reaches: forward (1) or back (-1) `reach` words, or forward to the end of its clause (2: a fear
@@ -57,6 +61,8 @@ class Sentence:
     clauses: tuple[int, ...] = ()  # the first token of each clause after the first (after a comma, a colon, ...)
     aside: bool = False  # it says it is an aside ("by the way", "another thing:", "unrelated")
     setting: bool = False  # a line of a pasted config or command line (`resolution = "768,768"`, `--cache_latents`)
+    spec: bool = False  # an environment line ("RTX 3090 24GB, 64GB RAM, Windows 11", "RAM: 32GB"; `wrapped.spec_line`)
+    update: bool = False  # an update of the post ("EDIT: still happens"; `wrapped.update_line`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +180,9 @@ def read_sentences(
             continue
         marked = "?" in texts[k] or "\uff1f" in texts[k]
         question, setting = marked or _ends_asking(words[k], language), setting_line(texts[k])
-        sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting))
+        wrapping = reader.wrapping
+        sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting,
+                                  spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping)))
     past, reaching, asking, aside, settled = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
@@ -297,6 +305,7 @@ def _status(
         bounds = (s.start, *s.clauses, s.end)
         presents = [i for i, kind, _ in marks if kind == "present"]
         present_ends = [end for _, kind, end in marks if kind == "present"]
+        told_past: list[int] = []  # where each past marker's reach starts
         for i, kind, end in marks:
             if kind not in ("settled", "fixed", "past"):
                 continue
@@ -309,7 +318,10 @@ def _status(
                 if s.question or asking[k] or denied:
                     continue
                 if kind == "settled":
-                    settled.append((max([e for e in present_ends if bounds[c] <= e <= i] or [bounds[c]]), i, end))
+                    # after a past marker, from where that one reaches ("OOM at step 3 every time it used to work
+                    # fine": the OOM is now), and a few reaches back at most
+                    starts = [e for e in (*present_ends, *told_past) if bounds[c] <= e <= i] or [bounds[c]]
+                    settled.append((max(*starts, i - SETTLED_REACH * language.reach), i, end))
                 else:
                     past.update(range(end, min([p for p in presents if end <= p] + [bounds[c + 1]])))
                 continue
@@ -317,7 +329,12 @@ def _status(
             start = max([e for e in present_ends if start <= e <= i] or [start])
             if start == i and end == stop:
                 stop = s.end  # "Previously, ...": the marker alone in its clause sets the time of the sentence
+            elif end < stop:
+                # a marker before its verb ("it used to work fine") reaches back a few words only: a text with no
+                # full stops runs the failure told before it into its clause ("OOMs at step 2 it used to work fine")
+                start = max(start, i - language.reach)
             stop = min([p for p in presents if end <= p < stop] or [stop])
+            told_past.append(start)
             past.update(range(start, stop))
         reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
     return frozenset(past), tuple(reaching), asking, aside, tuple(settled)

@@ -1,0 +1,178 @@
+"""How real posts are wrapped (engine layer): the lines around what a user tells that tell nothing of it.
+
+A post comes in an issue template ("### Describe the bug", "### Expected behavior", "### System Info"), quotes an
+earlier reply ("> try a smaller batch"), fences its log in ``` lines and lists the machine ("RTX 3090 24GB, 64GB RAM,
+Windows 11", "- RAM: 32GB"). `unwrap` drops the template's headings, the section that tells what should happen, the
+fence lines and the quoted lines (another person's words; kept when the whole post is quoted); `spec_line` tells an
+environment line, whose memory words are the machine's spec, not the failure (`gate.machine_specs`).
+
+The headings and the keys of an environment line are data: `knowledge/text/<lang>/profile.yaml` `sentences`
+(`headings`, `expected_headings`, `spec_keys`), compiled once for every language (`compile_wrapping`): the text's
+language is not known yet when its lines are sorted, and a template's headings are often in English whatever the
+user writes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from ..content.sentence_models import SentenceMarkers
+from .normalize import normalize, split_tokens
+
+_BULLET = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,2}[.)])\s+")
+# An ordered list's number ("1. Start the job with my config"): no figure of the run ("step 1").
+_NUMBERED = re.compile(r"^(\s*)\d{1,2}[.)]\s+(?=\D)")
+_FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
+# The parts of a listing line: commas, semicolons, bars, a slash or a dash between spaces.
+_PARTS = re.compile(r"\s*[,;|]\s*|\s+[/\u2013\u2014-]\s+")
+# What names the machine in a listing: a memory size, a card, a system, the software's versions.
+_MACHINE = re.compile(
+    r"\d(?:\.\d+)?\s?(?:gb|gib|tb|go)\b|\d\s?g\b|\d\s?기가|\b(?:rtx|gtx|rx|radeon|geforce|quadro|tesla|a100|h100|a6000"
+    r"|windows|win1[01]|ubuntu|linux|macos|wsl2?|debian|fedora|python|torch|pytorch|cuda|cu1\d\d|driver|ddr[45])\b"
+)
+MAX_HEADING = 80  # characters: a longer line is no heading
+MAX_SPEC = 160  # characters: a longer line is prose, whatever it lists
+PART_WORDS = 5  # words of one part of a listing line at most
+SALUTED = 1  # words a salutation line may hold past the salutation ("Hi guys", "Thanks Mark")
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapping:
+    """The headings and environment keys of every language, normalized (index layer; read-only)."""
+
+    headings: frozenset[str]
+    expected: frozenset[str]  # the headings whose section tells what should happen
+    spec_keys: frozenset[str]
+    salutations: frozenset[str] = frozenset()
+    updates: frozenset[str] = frozenset()  # what opens an update line ("edit", "update", "수정")
+
+
+def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
+    headings: set[str] = set()
+    expected: set[str] = set()
+    keys: set[str] = set()
+    salutations: set[str] = set()
+    updates: set[str] = set()
+    for m in markers:
+        updates.update(_key(k) for k in m.updates)
+        headings.update(_key(h) for h in m.headings)
+        expected.update(_key(h) for h in m.expected_headings)
+        keys.update(_key(k) for k in m.spec_keys)
+        salutations.update(_key(k) for k in m.salutations)
+    return Wrapping(frozenset(headings), frozenset(expected), frozenset(keys), frozenset(salutations),
+                    frozenset(updates))
+
+
+NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
+
+
+def _key(text: str) -> str:
+    """A line's words, normalized, without its markup ("### Describe the bug" -> "describe the bug")."""
+    return " ".join(split_tokens(normalize(text)))
+
+
+def _heading(line: str, wrapping: Wrapping) -> str | None:
+    """`expected`, `heading` or None: a line of its own that is one of the headings."""
+    stripped = line.strip()
+    if not stripped or len(stripped) > MAX_HEADING:
+        return None
+    key = _key(stripped)
+    return "expected" if key in wrapping.expected else "heading" if key in wrapping.headings else None
+
+
+def _salutation(line: str, wrapping: Wrapping) -> bool:
+    """A greeting, a thank-you or a sign-off, alone on its line or with a word more ("Hi everyone,", "Hi guys")."""
+    words = _key(line).split() if len(line) <= MAX_HEADING else []
+    return bool(words) and any(" ".join(words[:n]) in wrapping.salutations
+                               for n in range(len(words), max(0, len(words) - SALUTED) - 1, -1) if n)
+
+
+def _signed(lines: list[str], i: int) -> bool:
+    """Lines from `i` on are a name under a sign-off: a line or two of a few words, no figure."""
+    rest = [line for line in lines[i:] if line.strip()]
+    return len(rest) <= 2 and all(len(line.split()) <= 3 and not any(c.isdigit() for c in line) for line in rest)
+
+
+def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda line: False) -> str:
+    """The text without its template's headings, the section under an expected-behaviour heading (up to the next
+    heading or blank line), its fence lines, the quote a reply opens with (unless nothing follows it; a log's line
+    quoted stays: `pasted`), an ordered list's numbers, its greeting
+    and thank-you lines, and the name under a sign-off.
+
+    >>> w = Wrapping(frozenset({"describe the bug", "logs"}), frozenset({"expected behavior"}), frozenset())
+    >>> unwrap("### Describe the bug\\nOOM at step 2\\n### Expected behavior\\nIt should train.\\n\\n### Logs\\n```\\n"
+    ...        "CUDA out of memory\\n```", w)
+    'OOM at step 2\\n\\nCUDA out of memory'
+    >>> unwrap("> try batch 1\\nstill OOM", w), unwrap("> OOM at step 2", w)
+    ('still OOM', '> OOM at step 2')
+    """
+    if "\n" not in text.strip():
+        return text
+    lines = text.split("\n")
+    # A reply opens by quoting what it answers; a quote under the user's own words, or of a log's line (`pasted`),
+    # is what they paste ("I get this:\n> CUDA out of memory"), kept.
+    opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
+    quoted = [i < opening and not pasted(line) for i, line in enumerate(lines)]
+    keep_quotes = not any(any(c.isalpha() for c in line) for line in lines[opening:])
+    out: list[str] = []
+    expected = told = False
+    for i, (line, q) in enumerate(zip(lines, quoted, strict=True)):
+        if wrapping.salutations and _salutation(line, wrapping):
+            if out and _signed(lines, i + 1):
+                break
+            continue
+        kind = _heading(line, wrapping)
+        if kind is not None:
+            expected, told = kind == "expected", False
+            continue
+        if expected:
+            if line.strip():
+                told = True
+                continue
+            if told:
+                expected = False
+        if (q and not keep_quotes) or _FENCE.match(line) is not None:
+            continue
+        out.append(_NUMBERED.sub(r"\1", line, count=1))
+    return "\n".join(out)
+
+
+def spec_line(text: str, wrapping: Wrapping) -> bool:
+    """An environment line: a key of the machine and its value ("- RAM: 32GB", "OS: Windows 11"), or a listing of
+    short parts with figures, two of them naming the machine ("RTX 3090 24GB, 64GB RAM, Windows 11").
+
+    >>> w = Wrapping(frozenset(), frozenset(), frozenset({"ram", "gpu", "setup"}))
+    >>> spec_line("- RAM: 32GB", w), spec_line("RTX 3090 24GB, 64GB RAM, Windows 11.", w)
+    (True, True)
+    >>> spec_line("batch 4, 1024px, 2000 steps", w), spec_line("it OOMs with 24GB, no idea why", w)
+    (False, False)
+    """
+    line = _BULLET.sub("", text.strip()).strip("*_ .")
+    if not line or len(line) > MAX_SPEC:
+        return False
+    key, sep, value = line.partition(":")
+    if sep and value.strip() and _key(key) in wrapping.spec_keys:
+        return True
+    parts = [p for p in _PARTS.split(line) if p.strip()]
+    if len(parts) < 2 or not all(len(p.split()) <= PART_WORDS and any(c.isdigit() for c in p) for p in parts):
+        return False
+    return sum(_MACHINE.search(p.lower()) is not None for p in parts) >= 2
+
+
+UPDATE_HEAD = 24  # characters before the colon of an update line's opener at most ("EDIT 2:", "Nachtrag:")
+
+
+def update_line(text: str, wrapping: Wrapping) -> bool:
+    """An update of the post, opened by its word and a colon ("EDIT: still happens", "Update 2: same", "수정: 아직도").
+
+    >>> w = Wrapping(frozenset(), frozenset(), frozenset(), updates=frozenset({"edit", "update"}))
+    >>> update_line("EDIT: still happens", w), update_line("Update 2: same thing", w), update_line("edit the config", w)
+    (True, True, False)
+    """
+    head, sep, _ = text.strip().lstrip("*_").partition(":")
+    if not sep or len(head) > UPDATE_HEAD:
+        return False
+    words = _key(head).split()
+    return bool(words) and " ".join(w for w in words if not w.isdigit()) in wrapping.updates
