@@ -160,3 +160,40 @@ def test_a_slowness_told_beside_a_good_result_stays_a_slow_run(client: TestClien
 ])
 def test_a_training_oom_told_in_other_words_is_an_oom(client: TestClient, lang: str, text: str) -> None:
     assert (diagnosed_symptom(client, lang, text) or "").startswith("oom-")
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "training fails:\ntensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating "
+           "tensor with shape[4,320,128,128]"),
+    ("en", "my dreambooth training dies with jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory "
+           "while trying to allocate 1073741824 bytes."),
+    ("es", "el entrenamiento revienta con ResourceExhaustedError: OOM when allocating tensor with shape [1,4096,4096]"),
+    ("de", "ROCm-Training bricht bei Schritt 1 mit hipErrorOutOfMemory ab"),
+])
+def test_another_frameworks_allocation_error_is_a_gpu_oom(client: TestClient, lang: str, text: str) -> None:
+    # TensorFlow's, JAX's and HIP's own out-of-memory errors (`log_rules._OOM`), not a Python error of another kind
+    assert (diagnosed_symptom(client, lang, text) or "").startswith("oom-")
+
+
+# --- 6. the card's memory told as full beside a slowdown, no failure ---------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "when the VRAM fills up the training slows down from 2 s/it to 40 s/it, no crash"),
+    ("en", "after 500 steps VRAM is full and the steps go from 15s/it to 60s/it"),
+    ("es", "cuando la VRAM se llena el entrenamiento pasa de 2 s/it a 40 s/it, sin ningún error"),
+    ("fr", "quand la VRAM est pleine l'entraînement passe de 2 s/it à 40 s/it, aucun plantage"),
+    ("de", "wenn der VRAM voll ist, geht das Training von 2 s/it auf 40 s/it runter, kein Absturz"),
+    ("ko", "VRAM이 꽉 차면 학습 속도가 2 s/it에서 40 s/it로 떨어져요, 에러는 없어요"),
+])
+def test_a_memory_full_beside_a_slowdown_is_a_slow_run(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "slow-training"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "VRAM is full and the training is slow, then it crashes with CUDA out of memory at step 300"),
+    ("en", "the VRAM is full at 3 s/it and then the job dies"),
+    ("de", "der VRAM ist voll, es wird immer langsamer und dann stürzt das Training ab"),
+    ("es", "la VRAM se llena a 5 s/it y luego se cae el entrenamiento"),
+])
+def test_a_memory_full_beside_a_failure_stays_an_oom(client: TestClient, lang: str, text: str) -> None:
+    assert (diagnosed_symptom(client, lang, text) or "").startswith("oom-")
