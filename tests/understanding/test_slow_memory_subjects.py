@@ -53,6 +53,31 @@ def test_the_steps_told_slow_beside_a_loading_wait_stay_a_slow_run(client: TestC
     assert diagnosed_symptom(client, lang, text) == "slow-training"
 
 
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "generating a 5 second video with my trained lora takes 20 minutes on a 4090, is that normal?"),
+    ("es", "generar un video de 5 segundos con mi lora entrenada tarda 20 minutos en una 4090, ¿es normal?"),
+    ("pt", "gerar um vídeo de 5 segundos com a minha lora treinada leva 20 minutos numa 4090, é normal?"),
+    ("fr", "générer une vidéo de 5 secondes avec ma lora entraînée prend 20 minutes sur une 4090, c'est normal ?"),
+    ("de", "ein 5-Sekunden-Video mit meiner trainierten LoRA zu generieren dauert 20 Minuten auf einer 4090, "
+           "ist das normal?"),
+    ("ko", "학습한 로라로 5초짜리 영상 생성하는 데 4090에서 20분 걸려요, 정상인가요?"),
+])
+def test_a_generation_with_the_trained_lora_told_slow_is_no_slow_run(client: TestClient, index: Index, lang: str,
+                                                                      text: str) -> None:
+    # the LoRA is in use ("with my trained lora": `with_lora`), and "is that normal?" asks of the generation's time
+    concepts = understand(index.matcher, text, lang).concepts
+    assert "with_lora" in concepts and "slow_run" not in concepts
+    _no_symptom(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the images I generate with my trained lora look nothing like her"),
+    ("es", "las imágenes que genero con mi lora entrenada no se parecen nada a ella"),
+])
+def test_a_weak_result_of_the_trained_lora_in_use_stays_weak(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "weak-samples"
+
+
 # --- 2. a run told as too fast ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -111,6 +136,32 @@ def test_a_capability_question_is_no_oom(client: TestClient, lang: str, text: st
 ])
 def test_an_oom_told_beside_the_fear_is_still_an_oom(client: TestClient, lang: str, text: str) -> None:
     assert (diagnosed_symptom(client, lang, text) or "").startswith("oom-")
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I used to get OOMs with batch 4 but batch 2 works fine now"),
+    ("es", "Antes me daba OOM con batch 4, con batch 2 ya va bien"),
+    ("pt", "antes dava OOM com batch 4, com batch 2 já funciona de boa"),
+    ("fr", "avant j'avais des OOM en batch 4, en batch 2 ça passe maintenant"),
+    ("de", "früher hatte ich OOM bei batch 4, mit batch 2 läuft es jetzt problemlos"),
+    ("ko", "예전엔 배치 4에서 OOM 났는데 배치 2로 하니까 잘 돌아가요"),
+])
+def test_a_past_oom_now_gone_is_no_oom(client: TestClient, lang: str, text: str) -> None:
+    _no_symptom(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my vram usage is 22GB out of 24GB during training, is that normal or should I be worried?"),
+    ("es", "el uso de VRAM es 22GB de 24GB durante el entrenamiento, ¿es normal?"),
+    ("fr", "la VRAM utilisée est à 22 Go sur 24 Go pendant l'entraînement, c'est normal ?"),
+    ("de", "ich sehe 22GB von 24GB VRAM belegt während des Trainings, ist das normal?"),
+])
+def test_a_usage_figure_out_of_the_whole_is_no_exhaustion(client: TestClient, index: Index, lang: str,
+                                                          text: str) -> None:
+    # "22GB out of 24GB" is a usage read whole: its "out of" tells nothing run out
+    concepts = understand(index.matcher, text, lang).concepts
+    assert "usage_figure" in concepts and not any(c in concepts for c in OOMS)
+    _no_symptom(client, lang, text)
 
 
 # --- 4. a post that shares a run gone well ----------------------------------------------------------------------
