@@ -73,8 +73,9 @@ class Subject(BaseModel):
 class Spill(BaseModel):
     """A memory told as full beside a slowness, with no failure told (`understanding/gate.py` `spilled`): the card's
     memory filling up is why the run slows down ("after 500 steps the VRAM is full and the steps go from 15 s/it to
-    60 s/it"), no out-of-memory: the hits of `memory` go when the text tells one of `slowness` and none of
-    `failure`, and no GPU out-of-memory log is pasted."""
+    60 s/it"), no out-of-memory: the hits of `memory` go from a sentence that tells one of `slowness` (one of
+    `figured` only after a figure) when the text tells none of `failure` outside the memory's own phrase and no GPU
+    out-of-memory log is pasted."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
