@@ -38,8 +38,9 @@ def _no_symptom(client: TestClient, lang: str, text: str) -> None:
 ])
 def test_a_wait_told_of_loading_or_caching_is_no_slow_run(client: TestClient, index: Index, lang: str,
                                                           text: str) -> None:
+    # the phase's wait (`sentences.subjects`: the speed's nearest subject is the loading or the caching)
     concepts = understand(index.matcher, text, lang).concepts
-    assert "told_elsewhere" in concepts and "slow_run" not in concepts
+    assert "phase_wait" in concepts and "slow_run" not in concepts
     _no_symptom(client, lang, text)
 
 
@@ -60,7 +61,7 @@ def test_the_steps_told_slow_beside_a_loading_wait_stay_a_slow_run(client: TestC
     ("fr", "générer une vidéo de 5 secondes avec ma lora entraînée prend 20 minutes sur une 4090, c'est normal ?"),
     ("de", "ein 5-Sekunden-Video mit meiner trainierten LoRA zu generieren dauert 20 Minuten auf einer 4090, "
            "ist das normal?"),
-    ("ko", "학습한 로라로 5초짜리 영상 생성하는 데 4090에서 20분 걸려요, 정상인가요?"),
+    ("ko", "학습한 로라 넣고 5초짜리 영상 생성하는 데 4090에서 20분 걸려요, 정상인가요?"),
 ])
 def test_a_generation_with_the_trained_lora_told_slow_is_no_slow_run(client: TestClient, index: Index, lang: str,
                                                                       text: str) -> None:
