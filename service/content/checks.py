@@ -169,6 +169,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, subject in enumerate(rules.subjects):
         for ref in (*subject.told, *subject.training, *subject.other):
             yield from missing(f, f"sentences.subjects.{i}", ref, names, "concept")
+    for i, spill in enumerate(rules.spills):
+        for ref in (*spill.memory, *spill.slowness, *spill.failure, *spill.figured):
+            yield from missing(f, f"sentences.spills.{i}", ref, names, "concept")
     for lang, text in content.texts.items():
         f = f"text/{lang}/vocabulary.yaml"
         for concept in content.concepts:

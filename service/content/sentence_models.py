@@ -89,6 +89,21 @@ class Subject(BaseModel):
     becomes: Key | None = None  # the concept a hit judged another thing's is read as (`outside` may weigh it)
 
 
+class Spill(BaseModel):
+    """A memory told as full beside a slowness, with no failure told (`understanding/gate.py` `spilled`): the card's
+    memory filling up is why the run slows down ("after 500 steps the VRAM is full and the steps go from 15 s/it to
+    60 s/it"), no out-of-memory: the hits of `memory` go from a sentence that tells one of `slowness` (one of
+    `figured` only after a figure) when the text tells none of `failure` outside the memory's own phrase and no GPU
+    out-of-memory log is pasted."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    memory: tuple[Key, ...]
+    slowness: tuple[Key, ...]
+    failure: tuple[Key, ...]
+    figured: tuple[Key, ...] = ()  # slowness words that count only after a figure ("15 s/it", not "second step")
+
+
 class SentenceRules(BaseModel):
     """How sentences weigh (`understanding/sentences.py`): `events` told only in past, hypothetical or negated
     words are not the present state; a sentence with one of `told` tells a symptom of the guide, so one of
@@ -109,6 +124,7 @@ class SentenceRules(BaseModel):
     subjects: tuple[Subject, ...] = ()
     specs: tuple[Key, ...] = ()
     updated: tuple[Key, ...] = ()  # concepts an update line ("EDIT: still happens") tells of the post's time only
+    spills: tuple[Spill, ...] = ()
 
 
 class Asked(BaseModel):

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..content.models import Avoided
+from ..content.sentence_models import Spill
 from .analysis import Token
 from .lexicon import Hit
 from .logs import LogReading
@@ -93,6 +94,29 @@ def side_remarks(
                if k not in aside):
         return hits
     return [h for h in hits if reading.sentence_of(h.start) not in aside]
+
+
+def spilled(rules: tuple[Spill, ...], log: LogReading, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the memory told as full where it only explains a slowness told in its sentence (`intents.yaml`
+    `sentences.spills`): "when the VRAM fills up the steps go from 2 s/it to 40 s/it, no crash" tells a slow run, no
+    out-of-memory; a crash or an error told anywhere in the text (or an OOM log) keeps the memory's failure."""
+    if log.gpu_oom:
+        return hits
+    for rule in rules:
+        slow = {reading.sentence_of(h.start) for h in hits if h.concept in rule.slowness
+                and (h.concept not in rule.figured or (h.start > 0 and _figure(reading.tokens[h.start - 1])))}
+        memory = [h for h in hits if h.concept in rule.memory and reading.sentence_of(h.start) in slow]
+        if not memory:
+            continue
+        # a failure word of the memory's own phrase ("VRAM is full" is also read as an OOM) is that phrase
+        inside = {h for h in hits if h.concept in rule.failure
+                  and any(m.start <= h.start and h.end <= m.end for m in memory)}
+        if any(h.concept in rule.failure and h not in inside for h in hits):
+            continue
+        gone = set(memory) | inside
+        hits = [h for h in hits if h not in gone and not (h.concept in rule.memory and any(
+            m.start <= h.start and h.end <= m.end for m in memory))]
+    return hits
 
 
 def implied(concepts: Iterable[str], implies: Implies) -> set[str]:

@@ -39,6 +39,10 @@ _OOM: Final[Gated] = (
         ),
     ),
     (("_alloc_failed",), re.compile(r"c(?:ublas|udnn)_status_alloc_failed")),
+    # TensorFlow's and JAX's ("ResourceExhaustedError: OOM when allocating tensor with shape", "RESOURCE_EXHAUSTED: Out
+    # of memory while trying to allocate"), and HIP's own error name
+    (("allocating",), re.compile(r"\boom\s+when\s+allocating\b")),
+    (("exhausted", "hiperror"), re.compile(r"resource_exhausted:?\s*out\s+of\s+memory|hiperroroutofmemory")),
 )
 _FRAG_HINT: Final[Gated] = (
     (
@@ -347,7 +351,7 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule("nan-loss", ("nan",), _nan_loss, emits=("nan-loss",), yields=_TEXT),
     Rule("aitk-oom-notice", ("memory", "oom", "step", "skipping batch"), _notice, emits=("aitk-oom-notice",),
          failure="gpu-oom", yields=_TEXT),
-    Rule("cuda-oom", ("memory", "_alloc"), _cuda_oom, emits=("cuda-oom",), failure="gpu-oom"),
+    Rule("cuda-oom", ("memory", "_alloc", "allocating"), _cuda_oom, emits=("cuda-oom",), failure="gpu-oom"),
     Rule("other-process-vram", ("memory",), _other_process, emits=("other-process-vram",),
          yields=("processes", "used_gib")),
     Rule("fragmentation", ("memory",), _fragmentation, emits=("fragmentation",)),

@@ -36,6 +36,7 @@ from .gate import (
     machine_specs,
     outside_phrases,
     side_remarks,
+    spilled,
     stated_only,
     title_veto,
     told_hits,
@@ -235,6 +236,7 @@ def understand(
     reader = matcher.sentences
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     hits = of_the_training(reader.rules.subjects, reading, hits)
+    hits = spilled(reader.rules.spills, log, reading, hits)
     stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine)
     names = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = matcher.aliases.find(names)

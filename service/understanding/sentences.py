@@ -390,7 +390,10 @@ def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[
     if not events or not (reading.past or reading.reaching or reading.settled):
         return hits
     gone = reading.over(hits) | reading.reached(hits)
-    return [h for h in hits if h.concept not in events or h.start not in gone]
+    # a hit inside a phrase that is gone goes with it ("worried I'll run out of memory": its "out of memory" too)
+    spans = [(h.start, h.end) for h in hits if h.concept in events and h.start in gone]
+    return [h for h in hits if h.concept not in events
+            or not (h.start in gone or any(a <= h.start and h.end <= b for a, b in spans))]
 
 
 def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
