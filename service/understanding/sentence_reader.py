@@ -3,7 +3,7 @@
 Each language's markers (`knowledge/text/<lang>/profile.yaml` `sentences`, `content.sentence_models.SentenceMarkers`)
 become a table keyed by a marker's first form in the stream the analyzer reads that language in (stems; a Hangul
 marker as a word's start), with the forms of the symptom words (`intents.yaml` `sentences.cues`) and the
-implications said across sentences (`implies` `across`).
+implications said across sentences (`implies` `across`); `markers` finds them in a sentence's tokens.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..content.models import Content, SentenceMarkers, SentenceRules
-from .analysis import Analyzer
+from .analysis import Analyzer, Token
 from .caches import NO_CACHE, Caches
 from .normalize import normalize, split_tokens
 from .wrapped import Wrapping, compile_wrapping
@@ -96,3 +96,43 @@ KINDS = ("question", "aside", "past", "present", "settled", "fixed", "hypothetic
 
 def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:
     return ((kind, getattr(markers, kind)) for kind in KINDS)
+
+
+def markers(tokens: list[Token], start: int, end: int, language: Language) -> list[tuple[int, str, int]]:
+    """(position, kind, end) of each marker in tokens[start:end], the longest at each position."""
+    out = []
+    table, stream, hangul = language.table, language.stream, language.hangul
+    i = start
+    while i < end:
+        token = tokens[i]
+        found = None
+        # A Latin word starts a marker by its form, in a loop of one; a Hangul word by its first syllables.
+        for form in _lookups(token, language) if token.hangul and hangul else (token.forms[stream],):
+            candidates = table.get(form)
+            if candidates is None:
+                continue
+            for forms, kind in candidates:
+                n = len(forms)
+                if i + n <= end and all(_matches(tokens[i + j], forms[j], stream, hangul) for j in range(1, n)):
+                    found = (i, kind, i + n)
+                    break
+            if found:
+                break
+        if found:
+            out.append(found)
+            i = found[2]
+        else:
+            i += 1
+    return out
+
+
+def _lookups(token: Token, language: Language) -> tuple[str, ...]:
+    """The keys a Hangul word may start a marker with: its first syllables (one syllable only as the whole word)."""
+    word = token.text
+    return tuple(word[:n] for n in range(min(len(word), 4), 0, -1) if n == len(word) or n > 1)
+
+
+def _matches(token: Token, form: str, stream: int, hangul: bool) -> bool:
+    if token.hangul and hangul:
+        return token.text == form or (len(form) > 1 and token.text.startswith(form))
+    return token.forms[stream] == form

@@ -26,7 +26,7 @@ from .lexicon import Hit
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
-from .sentence_reader import Language, SentenceReader
+from .sentence_reader import Language, SentenceReader, markers
 from .wrapped import spec_line, update_line
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
@@ -299,7 +299,7 @@ def _status(
     asking = [False] * len(sentences)
     aside = [False] * len(sentences)
     for k, s in enumerate(sentences):
-        marks = _markers(tokens, s.start, s.end, language)
+        marks = markers(tokens, s.start, s.end, language)
         asking[k] = any(kind == "question" for _, kind, _ in marks)
         aside[k] = any(kind == "aside" and (end - i > 1 or i - s.start < ASIDE_OPENS) for i, kind, end in marks)
         bounds = (s.start, *s.clauses, s.end)
@@ -338,46 +338,6 @@ def _status(
             past.update(range(start, stop))
         reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
     return frozenset(past), tuple(reaching), asking, aside, tuple(settled)
-
-
-def _markers(tokens: list[Token], start: int, end: int, language: Language) -> list[tuple[int, str, int]]:
-    """(position, kind, end) of each marker in tokens[start:end], the longest at each position."""
-    out = []
-    table, stream, hangul = language.table, language.stream, language.hangul
-    i = start
-    while i < end:
-        token = tokens[i]
-        found = None
-        # A Latin word starts a marker by its form, in a loop of one; a Hangul word by its first syllables.
-        for form in _lookups(token, language) if token.hangul and hangul else (token.forms[stream],):
-            candidates = table.get(form)
-            if candidates is None:
-                continue
-            for forms, kind in candidates:
-                n = len(forms)
-                if i + n <= end and all(_matches(tokens[i + j], forms[j], stream, hangul) for j in range(1, n)):
-                    found = (i, kind, i + n)
-                    break
-            if found:
-                break
-        if found:
-            out.append(found)
-            i = found[2]
-        else:
-            i += 1
-    return out
-
-
-def _lookups(token: Token, language: Language) -> tuple[str, ...]:
-    """The keys a Hangul word may start a marker with: its first syllables (one syllable only as the whole word)."""
-    word = token.text
-    return tuple(word[:n] for n in range(min(len(word), 4), 0, -1) if n == len(word) or n > 1)
-
-
-def _matches(token: Token, form: str, stream: int, hangul: bool) -> bool:
-    if token.hangul and hangul:
-        return token.text == form or (len(form) > 1 and token.text.startswith(form))
-    return token.forms[stream] == form
 
 
 # --- what the sentences change -----------------------------------------------------------------------------
