@@ -280,6 +280,19 @@ def machine_specs(specs: Iterable[str], machine: frozenset[int], reading: Readin
     return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in machine]
 
 
+def template_steps(routine: Iterable[str], events: Iterable[str], reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without those of `routine` (`sentences.routine`: the training, its config) in a template's reproduction
+    steps that tell no event (`Sentence.step`): "1. Start the job with my config" is the form's routine, so a question
+    on billing or a LoRA that does nothing in ComfyUI above it is not the training's; "2. OOM at step 3" tells one."""
+    only, told = frozenset(routine), frozenset(events)
+    sentences = reading.sentences
+    if not only or not any(s.step for s in sentences):
+        return hits
+    eventful = {reading.sentence_of(h.start) for h in hits if h.concept in told}
+    return [h for h in hits if h.concept not in only or not sentences[k := reading.sentence_of(h.start)].step
+            or k in eventful]
+
+
 def updates(updated: Iterable[str], reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without those of an update line's opener ("EDIT:", Korean `수정:`) and those of `updated`
     (`sentences.updated`) in it: "EDIT: still happens" tells that the post's problem goes on, not a failure despite a

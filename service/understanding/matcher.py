@@ -38,6 +38,7 @@ from .gate import (
     side_remarks,
     spilled,
     stated_only,
+    template_steps,
     title_veto,
     told_hits,
     unavoided,
@@ -54,7 +55,7 @@ from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, near_the_failure, read_sentences, told_now
 from .subject import of_the_training
-from .wrapped import spec_line
+from .wrapped import spec_line, step_lines
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
@@ -222,7 +223,8 @@ def understand(
     text = clip_lines(text, limits.log_lines)
     log = read_log(text)
     parts = split_text(text, log, matcher.sentences.wrapping)
-    reading = read_sentences(matcher.sentences, parts.prose, hint, parts.lead, caches, limits)
+    reading = read_sentences(matcher.sentences, parts.prose, hint, parts.lead, caches, limits,
+                             step_lines(text, matcher.sentences.wrapping))
     lang, tokens = reading.lang, reading.tokens
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
@@ -230,6 +232,7 @@ def understand(
     machine = machine_lines(matcher.sentences.rules.events, reading, hits)
     hits = machine_specs(matcher.sentences.rules.specs, machine, reading, hits)
     hits = updates(matcher.sentences.rules.updated, reading, hits)
+    hits = template_steps(matcher.sentences.rules.routine, matcher.sentences.rules.events, reading, hits)
     hits = told_now(matcher.sentences, reading, hits)
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)

@@ -47,6 +47,7 @@ class Wrapping:
     spec_keys: frozenset[str]
     salutations: frozenset[str] = frozenset()
     updates: frozenset[str] = frozenset()  # what opens an update line ("edit", "update", "수정")
+    steps: frozenset[str] = frozenset()  # the headings whose section lists the steps that reproduce the problem
 
 
 def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
@@ -55,14 +56,16 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
     keys: set[str] = set()
     salutations: set[str] = set()
     updates: set[str] = set()
+    steps: set[str] = set()
     for m in markers:
+        steps.update(_key(h) for h in m.steps_headings)
         updates.update(_key(k) for k in m.updates)
         headings.update(_key(h) for h in m.headings)
         expected.update(_key(h) for h in m.expected_headings)
         keys.update(_key(k) for k in m.spec_keys)
         salutations.update(_key(k) for k in m.salutations)
     return Wrapping(frozenset(headings), frozenset(expected), frozenset(keys), frozenset(salutations),
-                    frozenset(updates))
+                    frozenset(updates), frozenset(steps))
 
 
 NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
@@ -74,12 +77,14 @@ def _key(text: str) -> str:
 
 
 def _heading(line: str, wrapping: Wrapping) -> str | None:
-    """`expected`, `heading` or None: a line of its own that is one of the headings."""
+    """`expected`, `steps`, `heading` or None: a line of its own that is one of the headings."""
     stripped = line.strip()
     if not stripped or len(stripped) > MAX_HEADING:
         return None
     key = _key(stripped)
-    return "expected" if key in wrapping.expected else "heading" if key in wrapping.headings else None
+    if key in wrapping.expected or key in wrapping.steps:
+        return "expected" if key in wrapping.expected else "steps"
+    return "heading" if key in wrapping.headings else None
 
 
 def _salutation(line: str, wrapping: Wrapping) -> bool:
@@ -159,6 +164,29 @@ def spec_line(text: str, wrapping: Wrapping) -> bool:
     if len(parts) < 2 or not all(len(p.split()) <= PART_WORDS and any(c.isdigit() for c in p) for p in parts):
         return False
     return sum(_MACHINE.search(p.lower()) is not None for p in parts) >= 2
+
+
+def step_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
+    """The lines of a template's reproduction section (under a `steps` heading, up to the next heading or a blank line
+    after its steps), normalized without their numbers: the form's routine ("1. Start the job with my config").
+
+    >>> w = Wrapping(frozenset({"describe the bug"}), frozenset(), frozenset(), steps=frozenset({"reproduction"}))
+    >>> sorted(step_lines("### Describe the bug\\nslow\\n### Reproduction\\n1. Start the job\\n2. Wait\\n\\nmore", w))
+    ['start the job', 'wait']
+    """
+    if not wrapping.steps or "\n" not in text.strip():
+        return frozenset()
+    out: set[str] = set()
+    within = False
+    for line in text.split("\n"):
+        kind = _heading(line, wrapping)
+        if kind is not None:
+            within = kind == "steps"
+        elif within and line.strip():
+            out.add(_key(_NUMBERED.sub(r"\1", line, count=1)))
+        elif within and out:
+            within = False
+    return frozenset(out - {""})
 
 
 UPDATE_HEAD = 24  # characters before the colon of an update line's opener at most ("EDIT 2:", "Nachtrag:")
