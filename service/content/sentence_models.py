@@ -38,9 +38,9 @@ class SentenceMarkers(BaseModel):
     - `headings`: the headings of an issue template or a forum form, as a line of their own ("### Describe the bug",
       "**Logs**", "System Info:"): the form's words, not the user's (`understanding/wrapped.py`), and
       `expected_headings` those whose section tells what should happen, not what does ("### Expected behavior"),
-      and `steps_headings` those whose section lists the steps that reproduce it ("### Reproduction": "1. Start
-      the job with my config" is the form's routine, whose training is no subject of the post:
-      `gate.template_steps`);
+      and `routine_headings` those whose section is the form's routine: the steps that reproduce it ("###
+      Reproduction": "1. Start the job with my config") and the machine's environment ("### System Info"), whose
+      training is no subject of the post (`gate.template_routine`);
     - `salutations`: a greeting, a thank-you or a sign-off as a line of its own ("Hi everyone,", "Thanks in advance!",
       "Best regards,"): no sentence of the post (a name under a sign-off neither);
     - `updates`: what opens an update line ("EDIT:", "Update:", "수정:"): the post's problem goes on, so its "still"
@@ -68,7 +68,7 @@ class SentenceMarkers(BaseModel):
     elided: tuple[Affix, ...] = ()
     headings: tuple[Marker, ...] = ()
     expected_headings: tuple[Marker, ...] = ()
-    steps_headings: tuple[Marker, ...] = ()
+    routine_headings: tuple[Marker, ...] = ()
     spec_keys: tuple[Marker, ...] = ()
     salutations: tuple[Marker, ...] = ()
     updates: tuple[Marker, ...] = ()
@@ -128,8 +128,8 @@ class SentenceRules(BaseModel):
     subjects: tuple[Subject, ...] = ()
     specs: tuple[Key, ...] = ()
     updated: tuple[Key, ...] = ()  # concepts an update line ("EDIT: still happens") tells of the post's time only
-    # concepts a template's reproduction step ("1. Start the job with my config") names as its routine, not as the
-    # subject of what the post tells (`gate.template_steps`)
+    # concepts a template's routine section ("1. Start the job with my config", "- Trainer: ai-toolkit") names as the
+    # subject of what the post tells (`gate.template_routine`)
     routine: tuple[Key, ...] = ()
     spills: tuple[Spill, ...] = ()
 

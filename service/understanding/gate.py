@@ -280,17 +280,33 @@ def machine_specs(specs: Iterable[str], machine: frozenset[int], reading: Readin
     return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in machine]
 
 
-def template_steps(routine: Iterable[str], events: Iterable[str], reading: Reading, hits: list[Hit]) -> list[Hit]:
-    """The hits without those of `routine` (`sentences.routine`: the training, its config) in a template's reproduction
-    steps that tell no event (`Sentence.step`): "1. Start the job with my config" is the form's routine, so a question
-    on billing or a LoRA that does nothing in ComfyUI above it is not the training's; "2. OOM at step 3" tells one."""
-    only, told = frozenset(routine), frozenset(events)
-    sentences = reading.sentences
-    if not only or not any(s.step for s in sentences):
-        return hits
+def quiet_routine(events: Iterable[str], reading: Reading, hits: list[Hit]) -> frozenset[int]:
+    """The sentences of a template's routine lines (`Sentence.routine`: its reproduction steps, its environment) that
+    tell no event: "1. Start the job with my config", "- Job: Flux LoRA, batch 1"; "2. OOM at step 3" tells one."""
+    if not any(s.routine for s in reading.sentences):
+        return frozenset()
+    told = frozenset(events)
     eventful = {reading.sentence_of(h.start) for h in hits if h.concept in told}
-    return [h for h in hits if h.concept not in only or not sentences[k := reading.sentence_of(h.start)].step
-            or k in eventful]
+    return frozenset(k for k, s in enumerate(reading.sentences) if s.routine and k not in eventful)
+
+
+def template_routine(routine: Iterable[str], quiet: frozenset[int], reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without those of `routine` (`sentences.routine`: the training, the trainer, its config) in the `quiet`
+    routine lines (`quiet_routine`): "1. Start the job with my config" and "- Trainer: ai-toolkit" are the form's, so
+    a question on billing or a LoRA that does nothing in ComfyUI above them is not the training's."""
+    only = frozenset(routine)
+    if not only or not quiet:
+        return hits
+    return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in quiet]
+
+
+def routine_only(quiet: frozenset[int], reading: Reading, hits: list[Hit]) -> frozenset[str]:
+    """The concepts named only in the `quiet` routine lines ("batch 1" in the environment section): the form's
+    details, which do not bring a text into the guide's domain ("the video quality on my Zoom calls is bad")."""
+    if not quiet:
+        return frozenset()
+    inside = {h.concept for h in hits if reading.sentence_of(h.start) in quiet}
+    return frozenset(inside - {h.concept for h in hits if reading.sentence_of(h.start) not in quiet})
 
 
 def updates(updated: Iterable[str], reading: Reading, hits: list[Hit]) -> list[Hit]:

@@ -35,10 +35,12 @@ from .gate import (
     machine_lines,
     machine_specs,
     outside_phrases,
+    quiet_routine,
+    routine_only,
     side_remarks,
     spilled,
     stated_only,
-    template_steps,
+    template_routine,
     title_veto,
     told_hits,
     unavoided,
@@ -55,7 +57,7 @@ from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, near_the_failure, read_sentences, told_now
 from .subject import of_the_training
-from .wrapped import spec_line, step_lines
+from .wrapped import routine_lines, spec_line
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
@@ -224,7 +226,7 @@ def understand(
     log = read_log(text)
     parts = split_text(text, log, matcher.sentences.wrapping)
     reading = read_sentences(matcher.sentences, parts.prose, hint, parts.lead, caches, limits,
-                             step_lines(text, matcher.sentences.wrapping))
+                             routine_lines(text, matcher.sentences.wrapping))
     lang, tokens = reading.lang, reading.tokens
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
@@ -232,7 +234,8 @@ def understand(
     machine = machine_lines(matcher.sentences.rules.events, reading, hits)
     hits = machine_specs(matcher.sentences.rules.specs, machine, reading, hits)
     hits = updates(matcher.sentences.rules.updated, reading, hits)
-    hits = template_steps(matcher.sentences.rules.routine, matcher.sentences.rules.events, reading, hits)
+    quiet = quiet_routine(matcher.sentences.rules.events, reading, hits)
+    hits = template_routine(matcher.sentences.rules.routine, quiet, reading, hits)
     hits = told_now(matcher.sentences, reading, hits)
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
@@ -248,7 +251,7 @@ def understand(
     features = _features(text, stated, log, families)
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
-    domain = in_domain(present, log, matcher.domain, matcher.outside)
+    domain = in_domain(present - routine_only(quiet, reading, hits), log, matcher.domain, matcher.outside)
     similar = similarity(matcher, tokens, caches) if domain else {}
     ranked = rank(matcher, present, similar, caches) if domain else ()
     told = told_hits(hits, reading)

@@ -63,7 +63,7 @@ class Sentence:
     setting: bool = False  # a line of a pasted config or command line (`resolution = "768,768"`, `--cache_latents`)
     spec: bool = False  # an environment line ("RTX 3090 24GB, 64GB RAM, Windows 11", "RAM: 32GB"; `wrapped.spec_line`)
     update: bool = False  # an update of the post ("EDIT: still happens"; `wrapped.update_line`)
-    step: bool = False  # a template's reproduction step ("1. Start the job with my config"; `wrapped.step_lines`)
+    routine: bool = False  # a line of a template's routine ("1. Start the job with my config"; `wrapped.routine_lines`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +139,10 @@ class Reading:
 
 def read_sentences(
     reader: SentenceReader, prose: str, hint: str | None = None, lead: str | None = None, c: Caches = NO_CACHE,
-    limits: WorkLimits = DEFAULT_LIMITS, steps: frozenset[str] = frozenset(),
+    limits: WorkLimits = DEFAULT_LIMITS, routine: frozenset[str] = frozenset(),
 ) -> Reading:
-    """The text's language and the tokens of the sentences that fill the budget, with each one's status (`steps`: the
-    lines of a template's reproduction section, `wrapped.step_lines`). As the analyzer does, a text is read within its
+    """The text's language and the tokens of the sentences that fill the budget, with each one's status (`routine`: the
+    lines of a template's routine sections, `wrapped.routine_lines`). As the analyzer does, a text is read within its
     first `tokens x 64` characters."""
     analyzer = reader.analyzer
     # Each sentence's words, clause by clause (normalized once; a word never spans a clause end), up to `SCAN`
@@ -185,7 +185,7 @@ def read_sentences(
         wrapping = reader.wrapping
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting,
                                   spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping),
-                                  step=bool(steps) and _in_steps(texts[k], steps)))
+                                  routine=bool(routine) and _in_routine(texts[k], routine)))
     past, reaching, asking, aside, settled = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
@@ -193,10 +193,10 @@ def read_sentences(
     return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided, settled)
 
 
-def _in_steps(text: str, steps: frozenset[str]) -> bool:
-    """A sentence that is a reproduction step's line, or part of one."""
+def _in_routine(text: str, routine: frozenset[str]) -> bool:
+    """A sentence that is a routine line of the template, or part of one."""
     key = " ".join(split_tokens(normalize(text)))
-    return bool(key) and any(key in step for step in steps)
+    return bool(key) and any(key in line for line in routine)
 
 
 def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator[str]:

@@ -47,7 +47,7 @@ class Wrapping:
     spec_keys: frozenset[str]
     salutations: frozenset[str] = frozenset()
     updates: frozenset[str] = frozenset()  # what opens an update line ("edit", "update", "수정")
-    steps: frozenset[str] = frozenset()  # the headings whose section lists the steps that reproduce the problem
+    routine: frozenset[str] = frozenset()  # the headings of the form's routine: reproduction steps, environment
 
 
 def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
@@ -56,16 +56,16 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
     keys: set[str] = set()
     salutations: set[str] = set()
     updates: set[str] = set()
-    steps: set[str] = set()
+    routine: set[str] = set()
     for m in markers:
-        steps.update(_key(h) for h in m.steps_headings)
+        routine.update(_key(h) for h in m.routine_headings)
         updates.update(_key(k) for k in m.updates)
         headings.update(_key(h) for h in m.headings)
         expected.update(_key(h) for h in m.expected_headings)
         keys.update(_key(k) for k in m.spec_keys)
         salutations.update(_key(k) for k in m.salutations)
     return Wrapping(frozenset(headings), frozenset(expected), frozenset(keys), frozenset(salutations),
-                    frozenset(updates), frozenset(steps))
+                    frozenset(updates), frozenset(routine))
 
 
 NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
@@ -77,13 +77,13 @@ def _key(text: str) -> str:
 
 
 def _heading(line: str, wrapping: Wrapping) -> str | None:
-    """`expected`, `steps`, `heading` or None: a line of its own that is one of the headings."""
+    """`expected`, `routine`, `heading` or None: a line of its own that is one of the headings."""
     stripped = line.strip()
     if not stripped or len(stripped) > MAX_HEADING:
         return None
     key = _key(stripped)
-    if key in wrapping.expected or key in wrapping.steps:
-        return "expected" if key in wrapping.expected else "steps"
+    if key in wrapping.expected or key in wrapping.routine:
+        return "expected" if key in wrapping.expected else "routine"
     return "heading" if key in wrapping.headings else None
 
 
@@ -166,22 +166,23 @@ def spec_line(text: str, wrapping: Wrapping) -> bool:
     return sum(_MACHINE.search(p.lower()) is not None for p in parts) >= 2
 
 
-def step_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
-    """The lines of a template's reproduction section (under a `steps` heading, up to the next heading or a blank line
-    after its steps), normalized without their numbers: the form's routine ("1. Start the job with my config").
+def routine_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
+    """The lines of a template's routine sections (under a `routine` heading: the reproduction steps, the environment;
+    up to the next heading or a blank line after its lines), normalized without their numbers: "1. Start the job with
+    my config", "- Trainer: ai-toolkit".
 
-    >>> w = Wrapping(frozenset({"describe the bug"}), frozenset(), frozenset(), steps=frozenset({"reproduction"}))
-    >>> sorted(step_lines("### Describe the bug\\nslow\\n### Reproduction\\n1. Start the job\\n2. Wait\\n\\nmore", w))
+    >>> w = Wrapping(frozenset({"describe the bug"}), frozenset(), frozenset(), routine=frozenset({"reproduction"}))
+    >>> sorted(routine_lines("### Describe the bug\\nslow\\n### Reproduction\\n1. Start the job\\n2. Wait\\n\\nok", w))
     ['start the job', 'wait']
     """
-    if not wrapping.steps or "\n" not in text.strip():
+    if not wrapping.routine or "\n" not in text.strip():
         return frozenset()
     out: set[str] = set()
     within = False
     for line in text.split("\n"):
         kind = _heading(line, wrapping)
         if kind is not None:
-            within = kind == "steps"
+            within = kind == "routine"
         elif within and line.strip():
             out.add(_key(_NUMBERED.sub(r"\1", line, count=1)))
         elif within and out:

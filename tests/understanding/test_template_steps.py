@@ -1,15 +1,16 @@
-"""A template's reproduction steps are the form's routine (issue 12): "1. Start the job with my config" names the
-training, but a question on billing or a LoRA that does nothing in ComfyUI above it is no symptom of the training
-(`wrapped.step_lines`, `gate.template_steps`), while a real symptom in the same template keeps its answer, and a
-step that tells a failure ("2. it crashes with CUDA out of memory at step 2") still tells it. Probes written as forum
-users write, in six languages; `bench/wrappers.py --only template_job` counts the same over every right item."""
+"""A template's reproduction steps and its environment section are the form's routine (issue 12): "1. Start the job
+with my config" and "- Trainer: ai-toolkit" name the training, but a question on billing or a LoRA that does nothing
+in ComfyUI above them is no symptom of the training (`wrapped.routine_lines`, `gate.template_routine`), while a real
+symptom in the same template keeps its answer, and a step that tells a failure ("2. it crashes with CUDA out of memory
+at step 2") still tells it. Probes written as forum users write, in six languages; `bench/wrappers.py --only
+template_job` counts the same over every right item."""
 
 from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
 
-from remedy.understanding.wrapped import Wrapping, step_lines
+from remedy.understanding.wrapped import Wrapping, routine_lines
 from tests.understanding.probes import answered_symptom, diagnose, search
 from tests.understanding.test_wrappers import SYSTEM, TEMPLATE
 
@@ -22,6 +23,15 @@ STEPS = {
     "fr": ("1. Je lance l'entraînement avec ma config", "1. Lancer le training avec le yaml joint\n2. Attendre"),
     "de": ("1. Training mit meiner Config starten", "1. Das Training mit der angehängten YAML starten\n2. Warten"),
     "ko": ("1. 제 설정으로 학습 시작", "1. 첨부한 설정 파일로 학습 실행\n2. 기다리기"),
+}
+# An environment section that names the trainer and the job, as forms ask for them.
+ENVIRONMENT = {
+    "en": "- Trainer: ai-toolkit, latest main\n- Job: Flux LoRA training, batch 1",
+    "es": "- Trainer: ai-toolkit, última versión\n- Entrenamiento: LoRA de Flux, batch 1",
+    "pt": "- Trainer: ai-toolkit, última versão\n- Treino: LoRA de Flux, batch 1",
+    "fr": "- Trainer : ai-toolkit, dernière version\n- Entraînement : LoRA Flux, batch 1",
+    "de": "- Trainer: ai-toolkit, aktueller main\n- Job: Flux LoRA Training, Batch 1",
+    "ko": "- 트레이너: ai-toolkit 최신 버전\n- 학습: Flux LoRA, 배치 1",
 }
 # What the guide does not answer: the account's billing or email, a LoRA that does nothing or looks blurry in ComfyUI
 # (a generation, not the training), a video call's quality.
@@ -108,6 +118,19 @@ def test_a_symptom_above_the_same_steps_keeps_its_answer(client: TestClient, lan
             assert seen(client, lang, template(lang, body, steps))[:2] == bare, (body, steps)
 
 
+def environment(lang: str, body: str) -> str:
+    describe, _, _, _, system = TEMPLATE[lang]
+    return f"{describe}\n{body}\n\n{system}\n{ENVIRONMENT[lang]}\n{SYSTEM}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_trainer_in_the_environment_section_is_no_subject_either(client: TestClient, lang: str) -> None:
+    for body in NONE[lang]:
+        assert seen(client, lang, environment(lang, body)) == (None, "none", "none"), body
+    for body in TWINS[lang]:
+        assert seen(client, lang, environment(lang, body))[:2] == seen(client, lang, body)[:2], body
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_step_that_tells_the_failure_tells_it(client: TestClient, lang: str) -> None:
     """The template's description tells nothing of its own, and its second step is the OOM at step 2."""
@@ -116,10 +139,10 @@ def test_a_step_that_tells_the_failure_tells_it(client: TestClient, lang: str) -
     assert seen(client, lang, text)[0] == failure
 
 
-def test_step_lines() -> None:
+def test_routine_lines() -> None:
     w = Wrapping(frozenset({"describe the bug", "logs"}), frozenset({"expected behavior"}), frozenset(),
-                 steps=frozenset({"steps to reproduce"}))
+                 routine=frozenset({"steps to reproduce"}))
     text = ("### Describe the bug\nit is slow\n\n### Steps to reproduce\n1. Start the job\n2) Wait a bit\n\n"
             "after the blank line\n### Logs\nline")
-    assert step_lines(text, w) == frozenset({"start the job", "wait a bit"})
-    assert step_lines("1. Start the job\n2. Wait", w) == frozenset()
+    assert routine_lines(text, w) == frozenset({"start the job", "wait a bit"})
+    assert routine_lines("1. Start the job\n2. Wait", w) == frozenset()
