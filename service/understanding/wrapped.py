@@ -169,7 +169,7 @@ def spec_line(text: str, wrapping: Wrapping) -> bool:
 def routine_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
     """The lines of a template's routine sections (under a `routine` heading: the reproduction steps, the environment;
     up to the next heading or a blank line after its lines), normalized without their numbers: "1. Start the job with
-    my config", "- Trainer: ai-toolkit".
+    my config", "- Trainer: ai-toolkit"; a line the post also tells outside them is the user's.
 
     >>> w = Wrapping(frozenset({"describe the bug"}), frozenset(), frozenset(), routine=frozenset({"reproduction"}))
     >>> sorted(routine_lines("### Describe the bug\\nslow\\n### Reproduction\\n1. Start the job\\n2. Wait\\n\\nok", w))
@@ -178,16 +178,21 @@ def routine_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
     if not wrapping.routine or "\n" not in text.strip():
         return frozenset()
     out: set[str] = set()
+    told: set[str] = set()  # the lines outside the routine: a line told there too is the user's ("slow" twice)
     within = False
     for line in text.split("\n"):
         kind = _heading(line, wrapping)
         if kind is not None:
             within = kind == "routine"
-        elif within and line.strip():
-            out.add(_key(_NUMBERED.sub(r"\1", line, count=1)))
+            continue
+        key = _key(_NUMBERED.sub(r"\1", line, count=1))
+        if within and key:
+            out.add(key)
         elif within and out:
             within = False
-    return frozenset(out - {""})
+        else:
+            told.add(key)
+    return frozenset(out - told - {""})
 
 
 UPDATE_HEAD = 24  # characters before the colon of an update line's opener at most ("EDIT 2:", "Nachtrag:")

@@ -146,3 +146,5 @@ def test_routine_lines() -> None:
             "after the blank line\n### Logs\nline")
     assert routine_lines(text, w) == frozenset({"start the job", "wait a bit"})
     assert routine_lines("1. Start the job\n2. Wait", w) == frozenset()
+    repeated = "### Describe the bug\ntraining is slow\n### Steps to reproduce\n1. training is slow\n2. Wait"
+    assert routine_lines(repeated, w) == frozenset({"wait"})
