@@ -297,7 +297,10 @@ def template_routine(routine: Iterable[str], quiet: frozenset[int], reading: Rea
     only = frozenset(routine)
     if not only or not quiet:
         return hits
-    return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in quiet]
+    # a phrase may run into the line from the one before ("... aborting training" + "Start the job" is no "training
+    # start"): a hit that ends in it is its
+    return [h for h in hits if h.concept not in only
+            or (reading.sentence_of(h.start) not in quiet and reading.sentence_of(h.end - 1) not in quiet)]
 
 
 def routine_only(quiet: frozenset[int], reading: Reading, hits: list[Hit]) -> frozenset[str]:

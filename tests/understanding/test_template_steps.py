@@ -139,6 +139,14 @@ def test_a_step_that_tells_the_failure_tells_it(client: TestClient, lang: str) -
     assert seen(client, lang, text)[0] == failure
 
 
+def test_a_phrase_does_not_run_from_the_log_into_the_steps(client: TestClient) -> None:
+    """ "... aborting training" over "1. Start the job" is no "training start": the OOM keeps its bare answer."""
+    body = "the job failed, the log says:\nOOM during training step 3 times in a row, aborting training"
+    bare = seen(client, "en", body)[:2]
+    assert bare[0] is not None
+    assert seen(client, "en", template("en", body, STEPS["en"][0]))[:2] == bare
+
+
 def test_routine_lines() -> None:
     w = Wrapping(frozenset({"describe the bug", "logs"}), frozenset({"expected behavior"}), frozenset(),
                  routine=frozenset({"steps to reproduce"}))
