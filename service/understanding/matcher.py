@@ -231,11 +231,7 @@ def understand(
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
-    machine = machine_lines(matcher.sentences.rules.events, reading, hits)
-    hits = machine_specs(matcher.sentences.rules.specs, machine, reading, hits)
-    hits = updates(matcher.sentences.rules.updated, reading, hits)
-    quiet = quiet_routine(matcher.sentences.rules.events, reading, hits)
-    hits = template_routine(matcher.sentences.rules.routine, quiet, reading, hits)
+    hits, machine, quiet = _unwrapped(matcher, reading, hits)
     hits = told_now(matcher.sentences, reading, hits)
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
@@ -279,6 +275,17 @@ def understand(
         searched=searched,
         asks=asked(told, reading, matcher.implies, matcher.asking, units, matcher.sentences.across, subjects),
     )
+
+
+def _unwrapped(matcher: Matcher, reading: Reading, hits: list[Hit]) -> tuple[list[Hit], frozenset[int], frozenset[int]]:
+    """The hits without what a post's wrapping names: the specs of its environment lines, an update line's opener, the
+    routine of a template's reproduction steps and environment; with the machine's lines and the quiet routine lines
+    (`gate.machine_lines`, `gate.quiet_routine`)."""
+    rules = matcher.sentences.rules
+    machine = machine_lines(rules.events, reading, hits)
+    hits = updates(rules.updated, reading, machine_specs(rules.specs, machine, reading, hits))
+    quiet = quiet_routine(rules.events, reading, hits)
+    return template_routine(rules.routine, quiet, reading, hits), machine, quiet
 
 
 def _topic_subjects(content: Content, targets: tuple[Target, ...]) -> frozenset[str]:
