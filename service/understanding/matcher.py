@@ -28,6 +28,7 @@ from .extract import Stated, stated_context
 from .features import features_of, input_of
 from .gate import (
     SearchWording,
+    alone,
     asked,
     figure_units,
     implied,
@@ -134,7 +135,7 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         # marker, not the vocabulary's "shared".
         markers = content.profiles[lang].sentences
         for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.settled,
-                       *markers.hypothetical,
+                       *markers.gone, *markers.hypothetical,
                        *markers.hypothetical_after, *markers.negation, *markers.negation_after):
             words.update(split_tokens(normalize(marker)))
     for profile in profiles:
@@ -231,6 +232,7 @@ def understand(
     hits = machine_specs(matcher.sentences.rules.specs, machine, reading, hits)
     hits = updates(matcher.sentences.rules.updated, reading, hits)
     hits = told_now(matcher.sentences, reading, hits)
+    hits = alone(matcher.sentences.rules.alone, reading, hits)
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
