@@ -230,9 +230,8 @@ def understand(
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
     machine = machine_lines(matcher.sentences.rules.events, reading, hits)
     hits = machine_specs(matcher.sentences.rules.specs, machine, reading, hits)
-    hits = updates(matcher.sentences.rules.updated, reading, hits)
+    hits = updates(matcher.sentences.rules.updated, reading, alone(matcher.sentences.rules.alone, reading, hits))
     hits = told_now(matcher.sentences, reading, hits)
-    hits = alone(matcher.sentences.rules.alone, reading, hits)
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
