@@ -22,6 +22,8 @@ class SentenceMarkers(BaseModel):
     - `present`: the sentence tells the state now, whatever past it names ("now", "since then");
     - `settled`: what its clause told up to it is over or works ("bug solved", "fixed it", "runs fine", "like a
       charm"), unless a negation comes before it or the sentence asks ("is it fixed?");
+    - `gone`: a thing told as gone ("sumiu", "a disparu", "desapareció"): a failure its clause told up to it is
+      over ("o OOM no step 2 sumiu"), a thing gone from the image stays told (a weak result: "o rosto sumiu");
     - `fixed`: what its clause tells after it is over ("I fixed the OOM by lowering the batch", "ya resolví el
       OOM"), on the same terms;
     - `hypothetical`: the few words after it are supposed, feared or reported ("in case", "I'm afraid", "would",
@@ -56,6 +58,7 @@ class SentenceMarkers(BaseModel):
     past: tuple[Marker, ...] = ()
     present: tuple[Marker, ...] = ()
     settled: tuple[Marker, ...] = ()
+    gone: tuple[Marker, ...] = ()
     fixed: tuple[Marker, ...] = ()
     hypothetical: tuple[Marker, ...] = ()
     hypothetical_after: tuple[Marker, ...] = ()
@@ -131,6 +134,7 @@ class SentenceRules(BaseModel):
     # concepts a template's routine section ("1. Start the job with my config", "- Trainer: ai-toolkit") names as the
     # subject of what the post tells (`gate.template_routine`)
     routine: tuple[Key, ...] = ()
+    alone: dict[Key, Key] = {}  # a word that tells its concept only as the post's first sentence ("Solved!")
     spills: tuple[Spill, ...] = ()
 
 

@@ -267,7 +267,10 @@ class Analyzer:
                 if not fix:
                     out.extend(self._cached_token(part, lang, c) for part in parts)
                     continue
-                tokens = tuple(self._cached_token(self.typos.correct(part, lang, c), lang, c) for part in parts)
+                # an ordinary word of the language is no typo ("leider", unfortunately, is not `leidet`, suffers)
+                own = self.own.get(lang or "", frozenset())
+                tokens = tuple(self._cached_token(part if part in own else self.typos.correct(part, lang, c), lang, c)
+                               for part in parts)
                 cache.put((raw, lang), tokens)
             out.extend(tokens)
         return out, corrections

@@ -5,7 +5,7 @@ in the guide's domain only with a domain concept and no other subject.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..content.models import Avoided
@@ -181,6 +181,21 @@ def figure_units(
 def _figure(token: Token) -> bool:
     """A figure in digits, with or without its unit ("24", "24gb", "23.5", "12기가"); not a number word ("하나")."""
     return token.text[:1].isdigit()
+
+
+def alone(words: Mapping[str, str], reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits with those of `words` (`sentences.alone`) told as the whole first sentence of the text turned into their
+    concept ("Solved!" heading a post is `solved`) and the others left out ("the fix which solved it for others")."""
+    if not words or not any(h.concept in words for h in hits):
+        return hits
+    first = reading.sentences[0] if reading.sentences else None
+    out = []
+    for h in hits:
+        if h.concept not in words:
+            out.append(h)
+        elif first is not None and h.start == first.start and h.end == first.end:
+            out.append(Hit(words[h.concept], h.start, h.end))
+    return out
 
 
 def stated_only(concepts: Iterable[str], negation: str, reading: Reading, hits: list[Hit]) -> list[Hit]:

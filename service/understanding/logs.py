@@ -56,17 +56,23 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|
 
 # --- looks_like_log ---------------------------------------------------------------------------------------------
 
-# Any of these is log material on its own.
+# Any of these is log material on its own. A log pasted lower-cased (`cuda out of memory. tried to allocate 20.00 mib`,
+# as some forums and phones write it) is still one: the phrases the trainer's casing tells nothing of are listed in
+# lower case too ("Error:" and 'File "' are not: "error:" and 'file "' open the user's own sentences).
 _LOG_LITERALS: Final = (
     "Traceback (most recent call last)",
+    "traceback (most recent call last)",
     "%|",
     "torch.",
     'File "',
     "Error running job",
+    "error running job",
     "Error:",
     "Exception:",
     "out of memory. Tried to allocate",
+    "out of memory. tried to allocate",
     "OOM during training step",
+    "oom during training step",
 )
 # Otherwise these patterns, each tried only when its word is in the text.
 _LOG_PATTERNS: Final[Gated] = (
@@ -77,7 +83,7 @@ _LOG_PATTERNS: Final[Gated] = (
     (("|",), re.compile(r"\|[^|\n]{0,80}\|\s*\d+/\d+")),  # |####| 2/3000 bars
     (("<",), re.compile(r"\[\d{1,3}:\d{2}<")),  # tqdm's [00:12<5:00:01
     (("illed", "ILLED"), re.compile(r"(?im)killed\s+process\s+\d|^\s*+killed\s*+$")),
-    (("Segmentation fault",), re.compile(r"(?m)^\s*Segmentation fault")),
+    (("egmentation fault",), re.compile(r"(?im)^\s*segmentation fault")),
 )
 
 

@@ -28,6 +28,7 @@ from .extract import Stated, stated_context
 from .features import features_of, input_of
 from .gate import (
     SearchWording,
+    alone,
     asked,
     figure_units,
     implied,
@@ -137,7 +138,7 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         # marker, not the vocabulary's "shared".
         markers = content.profiles[lang].sentences
         for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.settled,
-                       *markers.hypothetical,
+                       *markers.gone, *markers.hypothetical,
                        *markers.hypothetical_after, *markers.negation, *markers.negation_after):
             words.update(split_tokens(normalize(marker)))
     for profile in profiles:
@@ -278,12 +279,14 @@ def understand(
 
 
 def _unwrapped(matcher: Matcher, reading: Reading, hits: list[Hit]) -> tuple[list[Hit], frozenset[int], frozenset[int]]:
-    """The hits without what a post's wrapping names: the specs of its environment lines, an update line's opener, the
-    routine of a template's reproduction steps and environment; with the machine's lines and the quiet routine lines
+    """The hits without what a post's wrapping names: the specs of its environment lines, a word told only alone
+    ("Solved!") inside a sentence, an update line's opener, the routine of a template's reproduction steps and
+    environment; with the machine's lines and the quiet routine lines
     (`gate.machine_lines`, `gate.quiet_routine`)."""
     rules = matcher.sentences.rules
     machine = machine_lines(rules.events, reading, hits)
-    hits = updates(rules.updated, reading, machine_specs(rules.specs, machine, reading, hits))
+    hits = alone(rules.alone, reading, machine_specs(rules.specs, machine, reading, hits))
+    hits = updates(rules.updated, reading, hits)
     quiet = quiet_routine(rules.events, reading, hits)
     return template_routine(rules.routine, quiet, reading, hits), machine, quiet
 

@@ -90,8 +90,8 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
                           content.languages.default, compile_wrapping(p.sentences for p in content.profiles.values()))
 
 
-KINDS = ("question", "aside", "past", "present", "settled", "fixed", "hypothetical", "hypothetical_after", "feared",
-         "negation", "negation_after")
+KINDS = ("question", "aside", "past", "present", "settled", "gone", "fixed", "hypothetical", "hypothetical_after",
+         "feared", "negation", "negation_after")
 
 
 def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:

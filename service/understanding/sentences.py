@@ -43,6 +43,7 @@ ASIDE_OPENS = 3
 # A settled marker tells of the words just before it ("the OOM at step 3 is fixed"), a few reaches at most: in a text
 # with no full stops the failure told far before it is another clause ("VRAM full at step 3 every time it ran fine").
 SETTLED_REACH = 2
+Settled = tuple[int, int, int, bool]  # (clause start, marker start, marker end, a marker of a thing gone)
 SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
 
 # The way a marker reaches: forward (1) or back (-1) `reach` words, or forward to the end of its clause (2: a fear
@@ -76,17 +77,22 @@ class Reading:
     reaching: tuple[tuple[int, int, int], ...]  # (first token, end, direction) of each hypothetical or negation
     of: tuple[int, ...]  # per token, its sentence
     elided: frozenset[int] = frozenset()  # tokens of elided letters (French `d'`): not counted in the reach
-    settled: tuple[tuple[int, int, int], ...] = ()  # (clause start, marker start, marker end) of "bug solved", ...
+    # (clause start, marker start, marker end, gone) of "bug solved", ...; gone: a marker of a thing gone ("sumiu")
+    settled: tuple[Settled, ...] = ()
 
-    def over(self, hits: list[Hit]) -> frozenset[int]:
+    def over(self, hits: list[Hit], events: bool = False) -> frozenset[int]:
         """The tokens told as past, and those a marker of a settled state closes ("the OOM is solved", "it runs
         fine"): its clause up to it. A marker inside a longer phrase of the vocabulary is read as that phrase ("runs
-        fine for a while" tells an OOM that comes and goes)."""
+        fine for a while" tells an OOM that comes and goes). A marker of a thing gone ("sumiu", "a disparu") closes
+        only the failures told before it (`events`: "o OOM no step 2 sumiu"), never a thing gone from the image ("o
+        rosto sumiu nas amostras" is a weak result, still told)."""
         if not self.settled:
             return self.past
         phrases = [(h.start, h.end) for h in hits if h.end - h.start > 1]
         out = set(self.past)
-        for clause, start, end in self.settled:
+        for clause, start, end, gone in self.settled:
+            if gone and not events:
+                continue
             if not any(a < end and start < b and (a < start or b > end) for a, b in phrases):
                 out.update(range(clause, end))
         return frozenset(out)
@@ -100,8 +106,11 @@ class Reading:
         phrases = [(h.start, h.end) for h in hits if h.end - h.start > 1]
         out: set[int] = set()
         for start, end, direction in self.reaching:
-            if any(a < end and start < b and (a < start or b > end) for a, b in phrases):
-                continue  # the marker is part of a longer phrase
+            # the marker is part of a longer phrase, unless that phrase's last words start another one running past
+            # it (Spanish "no se cae": "no se" would be "no sé", but "se cae" is the verb the "no" denies)
+            if any(a < end and start < b and (a < start or b > end)
+                   and not any(end <= c < b < d for c, d in phrases) for a, b in phrases):
+                continue
             out.update(range(end, self._bound(end, direction)) if direction > 0 else
                        range(self._bound(start, direction), start))
         return frozenset(out)
@@ -292,7 +301,7 @@ def _marks(words: Sequence[str], language: Language, analyzer: Analyzer) -> tupl
 
 def _status(
     tokens: list[Token], sentences: list[Sentence], language: Language,
-) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool], tuple[tuple[int, int, int], ...]]:
+) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool], tuple[Settled, ...]]:
     """The tokens told as past; each hypothetical or negation marker (start, end, direction); per sentence,
     whether a question marker is in it, and whether an aside marker is.
 
@@ -303,7 +312,7 @@ def _status(
     of a settled state ("bug solved", "runs fine") makes past its clause up to itself: "it runs fine for 600 steps,
     then OOMs" still tells the OOM; a marker of a fix ("I fixed the", "ya resolví") its clause after itself."""
     past: set[int] = set()
-    settled: list[tuple[int, int, int]] = []
+    settled: list[Settled] = []
     reaching: list[tuple[int, int, int]] = []
     asking = [False] * len(sentences)
     aside = [False] * len(sentences)
@@ -316,7 +325,7 @@ def _status(
         present_ends = [end for _, kind, end in marks if kind == "present"]
         told_past: list[int] = []  # where each past marker's reach starts
         for i, kind, end in marks:
-            if kind not in ("settled", "fixed", "past"):
+            if kind not in ("settled", "gone", "fixed", "past"):
                 continue
             c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
             if kind != "past":
@@ -326,11 +335,11 @@ def _status(
                 denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
                 if s.question or asking[k] or denied:
                     continue
-                if kind == "settled":
+                if kind in ("settled", "gone"):
                     # after a past marker, from where that one reaches ("OOM at step 3 every time it used to work
                     # fine": the OOM is now), and a few reaches back at most
                     starts = [e for e in (*present_ends, *told_past) if bounds[c] <= e <= i] or [bounds[c]]
-                    settled.append((max(*starts, i - SETTLED_REACH * language.reach), i, end))
+                    settled.append((max(*starts, i - SETTLED_REACH * language.reach), i, end, kind == "gone"))
                 else:
                     past.update(range(end, min([p for p in presents if end <= p] + [bounds[c + 1]])))
                 continue
@@ -358,7 +367,7 @@ def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[
     events = reader.rules.events
     if not events or not (reading.past or reading.reaching or reading.settled):
         return hits
-    gone = reading.over(hits) | reading.reached(hits)
+    gone = reading.over(hits, events=True) | reading.reached(hits)
     # a hit inside a phrase that is gone goes with it ("worried I'll run out of memory": its "out of memory" too)
     spans = [(h.start, h.end) for h in hits if h.concept in events and h.start in gone]
     return [h for h in hits if h.concept not in events
