@@ -32,12 +32,17 @@ STATEMENTS = Path(__file__).parent / "queries_statements.yaml"
 # Batch 5 (session 6, 94 items): labelled before any run, first scored on the session's starting main: 0.628 (dev
 # 0.638, check 0.617); 0.670 at the end of session 6 (dev 0.745, check 0.596). End of session 6: batch 1 0.884, 2
 # 0.915, 3 0.865, 4 0.827 (check halves 0.791, 0.851, 0.750, 0.775).
+# Batches 6 and 7 (session 7, 95 and 94 items): labelled before any run, first scored on the session's starting
+# understanding: 0.695 and 0.670; neither half was read during the session: 0.716 and 0.670 at its end. End of session
+# 7: batch 1 0.890, 2 0.915, 3 0.854, 4 0.864, 5 0.702 (check halves 0.802, 0.851, 0.750, 0.825, 0.638).
 REAL = {
-    Path(__file__).parent / "real_messages.yaml": 0.86,
+    Path(__file__).parent / "real_messages.yaml": 0.87,
     Path(__file__).parent / "real_messages_2.yaml": 0.89,
     Path(__file__).parent / "real_messages_3.yaml": 0.84,
-    Path(__file__).parent / "real_messages_4.yaml": 0.80,
-    Path(__file__).parent / "real_messages_5.yaml": 0.65,
+    Path(__file__).parent / "real_messages_4.yaml": 0.84,
+    Path(__file__).parent / "real_messages_5.yaml": 0.68,
+    Path(__file__).parent / "real_messages_6.yaml": 0.69,
+    Path(__file__).parent / "real_messages_7.yaml": 0.65,
 }
 # Written blind in session 4 as forum users write, 40 per language (first run 0.883, then 0.950; queries_blind.md).
 BLIND = Path(__file__).parent / "queries_blind.yaml"
@@ -56,17 +61,23 @@ BLIND_3 = Path(__file__).parent / "queries_blind_3.yaml"
 BLIND_4 = Path(__file__).parent / "queries_blind_4.yaml"
 # A fifth blind set (session 7, 40 per language), written to be as hard as real forum users make it (outcomes, rates,
 # host RAM in prose, OOMs without the words, long posts with pasted tails); labelled before any run. First run 0.854
-# (fr and ko 33 of 40 lowest; dev 0.850, check 0.858); held per language under its first run's lowest language.
+# (fr and ko 33 of 40 lowest; dev 0.850, check 0.858); 0.963 after session 7, whose engineers read its dev half
+# (check 0.925, ko 37 of 40 lowest): held per language under that.
 BLIND_5 = Path(__file__).parent / "queries_blind_5.yaml"
+# A sixth blind set (session 7, 30 per language, another author, same brief), kept unread through the session: first
+# run 0.911 (es 26 of 30 lowest), 0.917 at its end (es 24 of 30): held per language under its lowest language.
+BLIND_6 = Path(__file__).parent / "queries_blind_6.yaml"
 SMALL_SETS = {BLIND_4: 20}  # items per language, where a set has fewer than the usual 30
 THRESHOLD = 0.95
 # Long forum posts (0.950 since sentence-level reading, 27 to 30 of 30 per language) and the blind set (36 to 40 of 40)
 # are held per language a little under their lowest language.
 THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.95, BLIND_2: 0.925,
-              BORDERS: 0.9, BLIND_3: 0.825, BLIND_4: 0.9, BLIND_5: 0.8}
-SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS, BLIND_3, BLIND_4, BLIND_5]
+              BORDERS: 0.9, BLIND_3: 0.825, BLIND_4: 0.9, BLIND_5: 0.9,
+              BLIND_6: 0.75}
+SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS, BLIND_3, BLIND_4, BLIND_5, BLIND_6]
 SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind", "queries_blind_2",
-           "queries_borders", "queries_blind_3", "queries_blind_4", "queries_blind_5"]
+           "queries_borders", "queries_blind_3", "queries_blind_4", "queries_blind_5",
+           "queries_blind_6"]
 
 
 def failures(client: TestClient, item: dict[str, Any]) -> list[str]:
