@@ -5,7 +5,7 @@ in the guide's domain only with a domain concept and no other subject.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..content.models import Avoided
@@ -206,7 +206,7 @@ def stated_only(concepts: Iterable[str], negation: str, reading: Reading, hits: 
         return hits
     unstated = {k for k, sentence in enumerate(reading.sentences) if sentence.question}
     unstated |= {reading.sentence_of(h.start) for h in hits if h.concept == negation}
-    return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in unstated]
+    return _without(only, unstated, reading, hits)
 
 
 # What a text's questions are about (`asked`): a subject of the guide, only other subjects, or nothing asked in a post.
@@ -281,41 +281,47 @@ def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWo
 def machine_lines(events: Iterable[str], reading: Reading, hits: list[Hit]) -> frozenset[int]:
     """The sentences that are environment lines ("RTX 3090 24GB, 64GB RAM, Windows 11", "RAM: 32GB";
     `wrapped.spec_line`) telling no event: they list the machine."""
-    told = frozenset(events)
-    eventful = {reading.sentence_of(h.start) for h in hits if h.concept in told}
-    return frozenset(k for k, s in enumerate(reading.sentences) if s.spec and k not in eventful)
+    return _eventless(events, reading, hits, [k for k, s in enumerate(reading.sentences) if s.spec])
 
 
 def machine_specs(specs: Iterable[str], machine: frozenset[int], reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without those of `specs` (`sentences.specs`: the RAM's size, the memory's name) in the `machine` lines
     (`machine_lines`): "64GB RAM" in a list of the machine is no host-RAM failure beside "it crashes at step 2"."""
-    only = frozenset(specs)
-    if not only or not machine:
-        return hits
-    return [h for h in hits if h.concept not in only or reading.sentence_of(h.start) not in machine]
+    return _without(specs, machine, reading, hits)
 
 
 def quiet_routine(events: Iterable[str], reading: Reading, hits: list[Hit]) -> frozenset[int]:
     """The sentences of a template's routine lines (`Sentence.routine`: its reproduction steps, its environment) that
     tell no event: "1. Start the job with my config", "- Job: Flux LoRA, batch 1"; "2. OOM at step 3" tells one."""
-    if not any(s.routine for s in reading.sentences):
-        return frozenset()
-    told = frozenset(events)
-    eventful = {reading.sentence_of(h.start) for h in hits if h.concept in told}
-    return frozenset(k for k, s in enumerate(reading.sentences) if s.routine and k not in eventful)
+    return _eventless(events, reading, hits, [k for k, s in enumerate(reading.sentences) if s.routine])
 
 
 def template_routine(routine: Iterable[str], quiet: frozenset[int], reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without those of `routine` (`sentences.routine`: the training, the trainer, its config) in the `quiet`
     routine lines (`quiet_routine`): "1. Start the job with my config" and "- Trainer: ai-toolkit" are the form's, so
-    a question on billing or a LoRA that does nothing in ComfyUI above them is not the training's."""
-    only = frozenset(routine)
-    if not only or not quiet:
+    a question on billing or a LoRA that does nothing in ComfyUI above them is not the training's. A phrase may run
+    into the line from the one before ("... aborting training" + "Start the job" is no "training start"): a hit that
+    ends in it is its."""
+    return _without(routine, quiet, reading, hits, ending=True)
+
+
+def _eventless(events: Iterable[str], reading: Reading, hits: list[Hit], marked: list[int]) -> frozenset[int]:
+    """The `marked` sentences in which no hit of `events` is told."""
+    if not marked:
+        return frozenset()
+    told = frozenset(events)
+    eventful = {reading.sentence_of(h.start) for h in hits if h.concept in told}
+    return frozenset(k for k in marked if k not in eventful)
+
+
+def _without(concepts: Iterable[str], where: Collection[int], reading: Reading, hits: list[Hit],
+             ending: bool = False) -> list[Hit]:
+    """The hits without those of `concepts` that start in a sentence of `where` (or, `ending`, end in one)."""
+    only = frozenset(concepts)
+    if not only or not where:
         return hits
-    # a phrase may run into the line from the one before ("... aborting training" + "Start the job" is no "training
-    # start"): a hit that ends in it is its
-    return [h for h in hits if h.concept not in only
-            or (reading.sentence_of(h.start) not in quiet and reading.sentence_of(h.end - 1) not in quiet)]
+    return [h for h in hits if h.concept not in only or (reading.sentence_of(h.start) not in where
+                                                         and not (ending and reading.sentence_of(h.end - 1) in where))]
 
 
 def routine_only(quiet: frozenset[int], reading: Reading, hits: list[Hit]) -> frozenset[str]:
