@@ -312,7 +312,7 @@ def answer_diagnosis(
     answer["match"] = match
     if chosen is not None:
         plan = _patch_datasets(plan_symptom(index, chosen, merged, caches), view)
-        answer.update(render_plan(index, plan, lang))
+        answer.update(render_plan(index, plan, lang, caches))
         answer["symptom"]["confidence"] = confidence
         answer["conflicts"] = render_conflicts(
             index, _layer_conflicts(index, catalogs, lang, layer_conflicts), lang, plan.facts
