@@ -27,6 +27,7 @@ from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
 from .gate import (
+    Implications,
     SearchWording,
     alone,
     asked,
@@ -183,7 +184,7 @@ def build_matcher(content: Content) -> Matcher:
         lexicon=lexicon,
         aliases=aliases,
         targets=targets,
-        implies=tuple((frozenset(i.all), i.then) for i in content.intents.implies),
+        implies=Implications((frozenset(i.all), i.then) for i in content.intents.implies),
         domain=frozenset(content.intents.domain),
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
