@@ -27,7 +27,6 @@ from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
 from .gate import (
-    Implications,
     SearchWording,
     alone,
     asked,
@@ -48,6 +47,7 @@ from .gate import (
     unavoided,
     updates,
 )
+from .implications import Implications
 from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log

@@ -1,10 +1,10 @@
-"""`gate.implied` over an indexed `Implications` reads the rules as the plain walk does: in their order."""
+"""`implied` over an indexed `Implications` reads the rules as the plain walk does: in their order."""
 
 from __future__ import annotations
 
 import pytest
 
-from remedy.understanding.gate import Implications, implied
+from remedy.understanding.implications import Implications, implied
 
 RULES = (
     (frozenset({"memory", "crash"}), "oom"),
