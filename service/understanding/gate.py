@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from ..content.models import Avoided
 from ..content.sentence_models import Spill
 from .analysis import Token
-from .implications import Implies as Implies  # re-exported: the gate's callers name them here
-from .implications import implied as implied
 from .lexicon import Hit
 from .logs import LogReading
 from .sentences import Reading
 
 Outside = tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
+Implies = tuple[tuple[frozenset[str], str], ...]  # (all of these, then this)
 
 
 def in_domain(present: frozenset[str], log: LogReading, domain: frozenset[str], outside: Outside) -> bool:
@@ -118,6 +117,15 @@ def spilled(rules: tuple[Spill, ...], log: LogReading, reading: Reading, hits: l
         hits = [h for h in hits if h not in gone and not (h.concept in rule.memory and any(
             m.start <= h.start and h.end <= m.end for m in memory))]
     return hits
+
+
+def implied(concepts: Iterable[str], implies: Implies) -> set[str]:
+    """Concepts and those `intents.yaml` `implies` adds ("memory" + "crash" is an OOM)."""
+    out = set(concepts)
+    for needed, then in implies:
+        if needed <= out:
+            out.add(then)
+    return out
 
 
 def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside, vetoes: frozenset[str]) -> bool:

@@ -47,7 +47,6 @@ from .gate import (
     unavoided,
     updates,
 )
-from .implications import Implications
 from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
@@ -184,7 +183,7 @@ def build_matcher(content: Content) -> Matcher:
         lexicon=lexicon,
         aliases=aliases,
         targets=targets,
-        implies=Implications((frozenset(i.all), i.then) for i in content.intents.implies),
+        implies=tuple((frozenset(i.all), i.then) for i in content.intents.implies),
         domain=frozenset(content.intents.domain),
         outside=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.outside),
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
