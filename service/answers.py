@@ -311,8 +311,8 @@ def answer_diagnosis(
         answer["fallback"] = fallback
     answer["match"] = match
     if chosen is not None:
-        plan = _patch_datasets(plan_symptom(index, chosen, merged), view)
-        answer.update(render_plan(index, plan, lang))
+        plan = _patch_datasets(plan_symptom(index, chosen, merged, caches), view)
+        answer.update(render_plan(index, plan, lang, caches))
         answer["symptom"]["confidence"] = confidence
         answer["conflicts"] = render_conflicts(
             index, _layer_conflicts(index, catalogs, lang, layer_conflicts), lang, plan.facts
@@ -367,13 +367,25 @@ def answer_search(
     if match != "none":
         for scored in ranked[:limit]:
             _, score = outcome(scored.score, 0.0, thresholds.confident, thresholds.minimum)
-            hits.append(render_search_hit(index, neg.lang, scored.kind, scored.id, score))
+            hits.append(_search_hit(index, neg.lang, scored, score, caches))
     answer: dict[str, Any] = {"lang": neg.lang}
     fallback = fallback_view(catalogs, neg)
     if fallback:
         answer["fallback"] = fallback
     answer.update({"query": query, "match": match, "hits": hits, "knowledge_revision": index.revision})
     return answer
+
+
+def _search_hit(index: Index, lang: str, scored: Scored, score: float, c: Caches) -> dict[str, Any]:
+    """`render_search_hit`, its text remembered per language and target (`Caches.hits`): only the score varies."""
+    key = (lang, scored.kind, scored.id)
+    fields = c.hits.get(key)
+    if fields is None:
+        fields = tuple(render_search_hit(index, lang, scored.kind, scored.id, 0.0).items())
+        c.hits.put(key, fields)
+    hit = dict(fields)
+    hit["score"] = score
+    return hit
 
 
 __all__ = ["Thresholds", "answer_config_check", "answer_diagnosis", "answer_search", "fallback_view", "read_config"]

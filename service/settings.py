@@ -116,8 +116,9 @@ class Settings(BaseSettings):
     )
     rank_cache_bytes: Annotated[int, Field(ge=0, le=1 << 30)] = Field(
         4 * 1024 * 1024,
-        description="Bytes the memo table of candidate targets per set of understood concepts may hold; "
-        "0 turns it off.",
+        description="Bytes the memo table of candidate targets per set of understood concepts may hold, and each "
+        "table of the answers built from them (a plan's needed inputs, a search hit's text, a question's "
+        "labels); 0 turns them off.",
     )
     hsts: bool = Field(False, description="Send Strict-Transport-Security (only behind HTTPS).")
     log_json: bool = Field(True, description="Write logs as JSON lines (one per request, with its request id).")

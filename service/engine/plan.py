@@ -13,6 +13,7 @@ from typing import Any, Literal
 from ..content.context import Context
 from ..errors import UnknownSymptom
 from ..index.build import CompiledCheck, CompiledSymptom, Index, choose
+from ..understanding.caches import NO_CACHE, Caches
 from .facts import derive, facts_of, resolve_context
 from .risk import Risk, assess_risk
 
@@ -56,8 +57,8 @@ def plan_facts(index: Index, context: Context) -> dict[str, Any]:
     return facts
 
 
-def plan_symptom(index: Index, symptom_id: str, context: Context) -> Plan:
-    """The ordered remediation for `symptom_id` in `context` (PRODUCT.md §5)."""
+def plan_symptom(index: Index, symptom_id: str, context: Context, caches: Caches = NO_CACHE) -> Plan:
+    """The ordered remediation for `symptom_id` in `context` (PRODUCT.md §5; `caches`: the runtime's memo tables)."""
     compiled = index.symptoms.get(symptom_id)
     if compiled is None:
         raise UnknownSymptom(id=symptom_id)
@@ -88,12 +89,26 @@ def plan_symptom(index: Index, symptom_id: str, context: Context) -> Plan:
         context=context,
         steps=tuple(steps),
         risk=risk,
-        needs=needs_of(index, compiled, facts, _signature(compiled, facts, risk.level)),
+        needs=_needs(index, compiled, facts, risk.level, caches),
         related=compiled.symptom.related,
         conflicts=tuple(c.conflict.id for c in index.conflicts
                         if symptom_id in c.conflict.symptoms and c.when(facts)),
         facts=facts,
     )
+
+
+def _needs(index: Index, compiled: CompiledSymptom, facts: Mapping[str, Any], level: str, c: Caches) -> tuple[str, ...]:
+    """`needs_of`, remembered per symptom and facts (`Caches.needs`): it plans again under every option of each
+    unknown input (~20 probes), and depends on nothing but the knowledge and the facts, which few queries vary."""
+    key = (compiled.symptom.id, tuple(facts.items()))
+    try:
+        found = c.needs.get(key)
+    except TypeError:  # a fact of a value that cannot be a key: computed every time
+        return needs_of(index, compiled, facts, _signature(compiled, facts, level))
+    if found is None:
+        found = needs_of(index, compiled, facts, _signature(compiled, facts, level))
+        c.needs.put(key, found)
+    return found
 
 
 def needs_of(index: Index, compiled: CompiledSymptom, facts: Mapping[str, Any],

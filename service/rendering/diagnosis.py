@@ -13,6 +13,7 @@ from ..content.models import LanguageText, NeedSpec
 from ..engine.plan import Plan, PlannedStep
 from ..engine.risk import Risk
 from ..index.build import Index
+from ..understanding.caches import NO_CACHE, Caches
 from .fill import Word, fill
 from .views import View, faq_url, risk_table_row, section_url, source_of
 
@@ -148,20 +149,26 @@ def render_related(index: Index, ids: tuple[str, ...], lang: str) -> list[View]:
     return out
 
 
-def render_questions(index: Index, fields: tuple[str, ...], lang: str) -> list[View]:
-    """A localized question per needed input, with the options a bot can offer and send back as `context`."""
-    text = index.texts[lang]
-    specs = {n.spec.field: n.spec for n in index.needs}
+def render_questions(index: Index, fields: tuple[str, ...], lang: str, c: Caches = NO_CACHE) -> list[View]:
+    """A localized question per needed input, with the options a bot can offer and send back as `context` (each
+    question's text and labels remembered per language and input in `c.questions`: they come from the knowledge
+    alone)."""
     out: list[View] = []
     for field in fields:
-        spec, qtext = specs[field], text.rules.questions[field]
-        out.append({
-            "field": field,
-            "text": qtext.text,
-            "options": [{"value": option, "label": _option_label(text, spec, qtext, option)}
-                        for option in spec.options],
-        })
+        question = c.questions.get((lang, field))
+        if question is None:
+            question = _question(index, field, lang)
+            c.questions.put((lang, field), question)
+        text, options = question
+        out.append({"field": field, "text": text, "options": [{"value": v, "label": label} for v, label in options]})
     return out
+
+
+def _question(index: Index, field: str, lang: str) -> tuple[str, tuple[tuple[Any, str], ...]]:
+    text = index.texts[lang]
+    spec = next(n.spec for n in index.needs if n.spec.field == field)
+    qtext = text.rules.questions[field]
+    return qtext.text, tuple((option, _option_label(text, spec, qtext, option)) for option in spec.options)
 
 
 def _option_label(text: LanguageText, spec: NeedSpec, qtext: Any, option: Any) -> str:
@@ -181,8 +188,8 @@ def render_conflicts(index: Index, conflicts: tuple[tuple[str, tuple[str, ...], 
             for cid, fields, extra in conflicts]
 
 
-def render_plan(index: Index, plan: Plan, lang: str) -> View:
-    """The parts of a diagnose answer that come from the plan."""
+def render_plan(index: Index, plan: Plan, lang: str, caches: Caches = NO_CACHE) -> View:
+    """The parts of a diagnose answer that come from the plan (`caches`: the runtime's memo tables)."""
     sym = index.texts[lang].symptoms[plan.symptom]
     facts = plan.facts
     symptom_conflicts = tuple(
@@ -196,6 +203,6 @@ def render_plan(index: Index, plan: Plan, lang: str) -> View:
         "risk": render_risk(index, plan.risk, lang, facts),
         "related": render_related(index, plan.related, lang),
         "needs": list(plan.needs),
-        "questions": render_questions(index, plan.needs, lang),
+        "questions": render_questions(index, plan.needs, lang, caches),
         "conflicts": render_conflicts(index, symptom_conflicts, lang, facts),
     }

@@ -142,6 +142,13 @@ class Caches:
         self.postings: Memo[str, tuple[float, tuple[tuple[int, float], ...]]] = Memo(word_bytes)
         # concepts and features present -> the candidate targets (index, prior + weights, id, kind)
         self.eligible: Memo[frozenset[str], tuple[tuple[int, float, str, str], ...]] = Memo(rank_bytes)
+        # Tables of the answers built from an understanding, bounded as `eligible` (RANK_TABLES):
+        # (symptom, the plan's facts) -> the unknown inputs that would change its plan (`engine.plan.needs_of`)
+        self.needs: Memo[tuple[str, tuple[tuple[str, Any], ...]], tuple[str, ...]] = Memo(rank_bytes)
+        # (language, kind, id) -> a search hit's fields but its score (`rendering.views.render_search_hit`)
+        self.hits: Memo[tuple[str, str, str], tuple[tuple[str, Any], ...]] = Memo(rank_bytes)
+        # (language, input) -> its question's text and its options' labels (`rendering.diagnosis.render_questions`)
+        self.questions: Memo[tuple[str, str], tuple[str, tuple[tuple[Any, str], ...]]] = Memo(rank_bytes)
 
     @classmethod
     def scratch(cls) -> Caches:
@@ -154,4 +161,5 @@ class Caches:
         return {name: memo for name, memo in vars(self).items() if isinstance(memo, Memo)}
 
 
+RANK_TABLES: Final = frozenset({"eligible", "needs", "hits", "questions"})  # the tables `rank_bytes` bounds
 NO_CACHE: Final = Caches(0, 0)  # remembers nothing: a call without the runtime's caches computes everything

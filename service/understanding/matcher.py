@@ -322,6 +322,7 @@ def _stated(
     starts = frozenset(s.start for s in reading.sentences[1:])
     stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
                             unstated=unstated, starts=starts)
+    step = stated.step
     if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
         # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no
         # step (`steps: 12%|...| 120/1000`): trust the progress bars, else what the user's own first line says.
@@ -329,10 +330,11 @@ def _stated(
         if step is None:
             _, lead_tokens = matcher.analyzer.tokens(parts.lead, lang, c=caches)
             step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang, caches), False, failed=True).step
-        stated = replace(stated, step=step)
-    if stated.step is None:
-        stated = replace(stated, step=counter_step(prose, matcher.counter))
-    return replace(stated, **pasted.values) if pasted.values else stated
+    if step is None:
+        step = counter_step(prose, matcher.counter)
+    # one copy of the frozen `Stated` for every change (each `replace` costs its `__init__`)
+    changes = {"step": step, **pasted.values} if step != stated.step else pasted.values
+    return replace(stated, **changes) if changes else stated
 
 
 # A title line: the first line of a text of several lines, of at most this many words (an issue's title).

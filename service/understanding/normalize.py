@@ -14,6 +14,7 @@ import re
 import unicodedata
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
+_DIGIT = re.compile("[0-9]")
 _DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
 # A number glued to a unit of time or rate ("295s/it", "2it/sec", "2hours"): the number and its unit.
 _RATE = re.compile(r"^(\d+(?:\.\d+)?)(s|sec|secs|it|its|h|hr|hrs|hour|hours|min|mins|minutes|seconds)$")
@@ -47,6 +48,8 @@ def split_tokens(normalized: str) -> list[str]:
     out: list[str] = []
     if "s" in normalized and ("'" in normalized or "\u2019" in normalized):
         normalized = _APOSTROPHE_S.sub("", normalized)
+    if _DIGIT.search(normalized) is None:
+        return _TOKEN.findall(normalized)  # no number: no dimension or rate to split
     for tok in _TOKEN.findall(normalized):
         dim = _DIMENSION.match(tok) if "x" in tok else None
         rate = _RATE.match(tok) if not dim and tok[:1].isdigit() else None

@@ -196,7 +196,9 @@ def read_sentences(
                                   spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping),
                                   routine=bool(routine) and _in_routine(texts[k], routine)))
     past, reaching, asking, aside, settled = _status(tokens, sentences, language)
-    sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
+    # a sentence the markers change is copied (`replace` costs a dataclass's `__init__`), the others are kept
+    sentences = [replace(s, question=s.question or asking[k], aside=aside[k])
+                 if (asking[k] and not s.question) or aside[k] else s for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
     elided = frozenset(i for i, t in enumerate(tokens) if t.text in language.elided) if language.elided else frozenset()
     return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided, settled)

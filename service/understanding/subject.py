@@ -23,7 +23,10 @@ def of_the_training(rules: tuple[Subject, ...], reading: Reading, hits: list[Hit
     """The hits without the symptom words a rule judges told of another subject than the training: each is read as
     the rule's `becomes` concept, if it names one (a slowness told of a generation is that, not nothing)."""
     dropped: dict[Hit, str | None] = {}
+    concepts = {h.concept for h in hits}
     for rule in rules:
+        if concepts.isdisjoint(rule.other):
+            continue  # no other subject named: every hit stays the training's
         training, other = frozenset(rule.training), frozenset(rule.other)
         subjects = _subjects([h for h in hits if h.concept in training or h.concept in other])
         if not any(h.concept in other for h in subjects):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..content.sentence_models import SentenceMarkers
 from .normalize import normalize, split_tokens
@@ -75,6 +76,13 @@ NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
 
 def _key(text: str) -> str:
     """A line's words, normalized, without its markup ("### Describe the bug" -> "describe the bug")."""
+    return _short_key(text) if len(text) <= MAX_HEADING else " ".join(split_tokens(normalize(text)))
+
+
+@lru_cache(maxsize=4096)
+def _short_key(text: str) -> str:
+    """`_key` of a line short enough to be a heading, remembered: `unwrap` and `routine_lines` read each line of a
+    text for a heading, a greeting and a routine line (80 characters a line at most: ~1 MB when full)."""
     return " ".join(split_tokens(normalize(text)))
 
 
@@ -179,11 +187,14 @@ def routine_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
     """
     if not wrapping.routine or "\n" not in text.strip():
         return frozenset()
+    lines = text.split("\n")
+    kinds = [_heading(line, wrapping) for line in lines]
+    if "routine" not in kinds:
+        return frozenset()  # no routine section: no line is in one
     out: set[str] = set()
     told: set[str] = set()  # the lines outside the routine: a line told there too is the user's ("slow" twice)
     within = False
-    for line in text.split("\n"):
-        kind = _heading(line, wrapping)
+    for line, kind in zip(lines, kinds, strict=True):
         if kind is not None:
             within = kind == "routine"
             continue

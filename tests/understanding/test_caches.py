@@ -7,7 +7,7 @@ import yaml
 from remedy.index.build import Index
 from remedy.runtime import Runtime
 from remedy.settings import ROOT
-from remedy.understanding.caches import Caches, Memo, estimate_bytes
+from remedy.understanding.caches import RANK_TABLES, Caches, Memo, estimate_bytes
 from remedy.understanding.matcher import understand
 
 
@@ -38,7 +38,8 @@ def test_the_entry_size_counts_keys_and_values() -> None:
 def test_the_caches_belong_to_the_runtime_not_the_index(runtime: Runtime, index: Index) -> None:
     assert isinstance(runtime.caches, Caches)
     assert all(memo.max_bytes == runtime.settings.word_cache_bytes
-               for name, memo in runtime.caches.tables().items() if name not in ("eligible", "stems"))
+               for name, memo in runtime.caches.tables().items() if name not in RANK_TABLES | {"stems"})
+    assert all(runtime.caches.tables()[name].max_bytes == runtime.settings.rank_cache_bytes for name in RANK_TABLES)
     assert runtime.caches.stems.max_bytes == 0  # a stem costs less to compute than to remember
     assert not any(isinstance(v, Memo) for v in vars(index.matcher.analyzer).values())
 
@@ -51,4 +52,21 @@ def test_what_is_remembered_never_changes_an_understanding(index: Index) -> None
             assert understand(index.matcher, item["q"], item["lang"], caches) == understand(
                 index.matcher, item["q"], item["lang"]
             ), item["q"]
-    assert all(len(memo) for name, memo in caches.tables().items() if name != "stems")
+    answers = RANK_TABLES - {"eligible"}  # a plan's needs, a search hit, a question: filled by answers, not here
+    assert all(len(memo) for name, memo in caches.tables().items() if name not in answers | {"stems"})
+
+
+def test_what_is_remembered_never_changes_an_answer(runtime: Runtime) -> None:
+    from remedy.answers import answer_diagnosis, answer_search
+    from remedy.catalogs import Negotiated
+
+    items = yaml.safe_load((ROOT / "tests" / "understanding" / "queries.yaml").read_text(encoding="utf-8"))
+    index, catalogs, caches = runtime.index, runtime.catalogs, Caches()
+    for _ in range(2):  # the second pass is served from the memo tables
+        for item in items[::5]:
+            neg = Negotiated(item["lang"], None, None)
+            assert answer_diagnosis(index, catalogs, neg, query=item["q"], caches=caches) == answer_diagnosis(
+                index, catalogs, neg, query=item["q"]), item["q"]
+            assert answer_search(index, catalogs, neg, item["q"], 10, caches=caches) == answer_search(
+                index, catalogs, neg, item["q"], 10), item["q"]
+    assert len(caches.needs) and len(caches.hits) and len(caches.questions)
