@@ -128,12 +128,13 @@ def implied(concepts: Iterable[str], implies: Implies) -> set[str]:
     return out
 
 
-def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside, vetoes: frozenset[str]) -> bool:
-    """True when a text's title names one of `vetoes` (subjects of `outside`: a bug report, a feature request, the
-    computer's RAM) and neither the title nor the log's features tell one of that rule's exceptions: the title says
-    what the text is about, its body's words are that subject's context."""
-    return any(not title.isdisjoint(subject & vetoes) and (title | features).isdisjoint(unless)
-               for subject, unless in outside)
+def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside,
+               vetoes: frozenset[str] | None = None) -> bool:
+    """True when a text's title names one of `vetoes` (subjects of `outside`, every one without `vetoes`: a bug
+    report, a feature request, the computer's RAM) and neither the title nor the log's features tell one of that
+    rule's exceptions: the title says what the text is about, its body's words are that subject's context."""
+    return any(not title.isdisjoint(subject if vetoes is None else subject & vetoes)
+               and (title | features).isdisjoint(unless) for subject, unless in outside)
 
 
 def told_hits(hits: list[Hit], reading: Reading) -> list[Hit]:
