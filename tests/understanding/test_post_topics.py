@@ -181,3 +181,30 @@ def test_an_exception_repr_told_is_no_oom(client: TestClient, lang: str, text: s
 def test_an_oom_exception_repr_stays_an_oom(client: TestClient) -> None:
     text = "training dies at step 30 with torch.OutOfMemoryError('CUDA out of memory. Tried to allocate 2 GiB')"
     assert diagnosed_symptom(client, "en", text) in OOMS
+
+
+# --- 6. a question of how much memory a job needs --------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "VRAM requirements for Qwen Edit LoRA?\nGreat work! Without the cached text embeddings, roughly how much "
+           "is needed to train at 1024?"),
+    ("es", "¿Cuánta VRAM hace falta para una lora de Qwen Edit?\nsin cachear los embeddings, ¿cuánto se necesita "
+           "más o menos para entrenar a 1024?"),
+    ("pt", "Quanta VRAM precisa pra lora do Qwen Edit?\nsem cache dos embeddings, quanto precisa mais ou menos pra "
+           "treinar em 1024?"),
+    ("fr", "Combien de VRAM pour une lora Qwen Edit ?\nsans mettre les embeddings en cache, il faut combien à peu près "
+           "pour entraîner en 1024 ?"),
+    ("de", "Wie viel VRAM braucht eine Qwen-Edit-LoRA?\nohne gecachte Embeddings, wie viel braucht man ungefähr für "
+           "1024?"),
+    ("ko", "Qwen Edit 로라 최소 VRAM 얼마인가요?\n임베딩 캐시 안 쓰면 1024로 학습할 때 대충 얼마나 필요한가요?"),
+])
+def test_a_memory_requirement_title_is_a_capability_question(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Textual inversion VRAM requirements\nI'm training on a 3080 10GB and CUDA runs out of memory at step 0"),
+    ("es", "¿Cuánta VRAM hace falta para Flux?\nentreno en una 3080 de 10GB y me sale CUDA out of memory en el paso 0"),
+])
+def test_an_oom_told_under_a_memory_requirement_title_stays_an_oom(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) in OOMS
