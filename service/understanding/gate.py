@@ -137,6 +137,16 @@ def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside
                and (title | features).isdisjoint(unless) for subject, unless in outside)
 
 
+def opening(hits: list[Hit], reading: Reading, implies: Implies, titled: bool, post_words: int) -> frozenset[str]:
+    """The concepts a post's opening sentence tells (and those they imply): the first sentence after its title line
+    (`titled`), else the first of a text of `post_words` words or more ("After a lot of trial and error, I found the
+    automagic optimizer is the way to go"); a short text has none (a query is its own topic)."""
+    k = 1 if titled else 0
+    if k >= len(reading.sentences) or not (titled or (post_words and len(reading.tokens) >= post_words)):
+        return frozenset()
+    return frozenset(implied((h.concept for h in hits if reading.sentence_of(h.start) == k), implies))
+
+
 def told_hits(hits: list[Hit], reading: Reading) -> list[Hit]:
     """The hits a text tells as what it is about (`answers.answer_search` grounds its hits on their concepts): those
     of a question, and those told as the present state, outside a pasted setting line and outside a side question when

@@ -36,6 +36,7 @@ from .gate import (
     in_domain,
     machine_lines,
     machine_specs,
+    opening,
     outside_phrases,
     quiet_routine,
     routine_only,
@@ -257,10 +258,11 @@ def understand(
     units = figure_units(told, reading, matcher.figures, _NUMBERS)
     subjects = frozenset(_implied(matcher, told, reading, features)) - units
     title = _title(matcher, parts.prose, lang, caches) if matcher.title_vetoes else frozenset()
-    # a post whose title sets a topic (a feature request, a tutorial shared) tells its body's symptom words as that
-    # topic's context, unless the body tells an event of the guide's as its present state (an OOM, a rate)
+    # a post whose title or opening sentence sets a topic (a feature request, a tutorial shared) tells its body's
+    # symptom words as that topic's context, unless the body tells an event of the guide's as its present state
+    topic = title | opening(hits, reading, matcher.implies, bool(title), matcher.asking.post_words)
     domain = in_domain(present - routine_only(quiet, reading, hits), log, matcher.domain, matcher.outside) and not (
-        title and subjects.isdisjoint(matcher.evidence) and title_veto(title, features, matcher.topics))
+        topic and subjects.isdisjoint(matcher.evidence) and title_veto(topic, features, matcher.topics))
     similar = similarity(matcher, tokens, caches) if domain else {}
     ranked = rank(matcher, present, similar, caches) if domain else ()
     # What search ranks: the targets the text's subjects make candidates, weighed by them alone

@@ -208,3 +208,33 @@ def test_a_memory_requirement_title_is_a_capability_question(client: TestClient,
 ])
 def test_an_oom_told_under_a_memory_requirement_title_stays_an_oom(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) in OOMS
+
+
+# --- 7. the opening sentence after a title, or of a long post without one ---------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Training objects\nStarting this thread to show how easy it is to overtrain an object. 200 reg images, 13 "
+           "photos, 2000 steps, and by step 1500 every render is the same guitar"),
+    ("es", "Entrenar objetos\nAbro este hilo para mostrar lo fácil que es sobreentrenar un objeto. 200 imágenes de "
+           "regularización, 13 fotos, 2000 pasos, y para el paso 1500 todo sale con la misma guitarra"),
+    ("pt", "Treinando objetos\nAbri esse tópico pra mostrar como é fácil supertreinar um objeto. 200 imagens de "
+           "regularização, 13 fotos, 2000 passos, e no passo 1500 tudo sai a mesma guitarra"),
+    ("fr", "Entraîner des objets\nJ'ouvre ce sujet pour montrer à quel point c'est facile de surentraîner un objet. "
+           "200 images de régularisation, 13 photos, 2000 steps, et au step 1500 tout sort avec la même guitare"),
+    ("de", "Objekte trainieren\nIch mache den Thread auf, um zu zeigen, wie leicht man ein Objekt übertrainiert. 200 "
+           "Regularisierungsbilder, 13 Fotos, 2000 Schritte, und ab Schritt 1500 kommt überall dieselbe Gitarre"),
+    ("ko", "사물 학습\n사물 과적합이 얼마나 쉬운지 보여드리려고 글 올려요. 정규화 이미지 200장, 사진 13장, "
+           "2000스텝인데 1500스텝쯤 되면 전부 같은 기타만 나와요"),
+])
+def test_an_opening_that_shares_a_demonstration_tells_no_symptom(client: TestClient, lang: str, text: str) -> None:
+    assert diagnose(client, lang, text)["symptom"] is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Training objects\nMy guitar lora is overtrained, by step 1500 my samples are all the same guitar. What "
+           "should I change?"),
+    ("es", "Entrenar objetos\nMi lora de guitarra está sobreentrenada, para el paso 1500 las muestras salen todas "
+           "iguales. ¿Qué cambio?"),
+])
+def test_the_same_result_told_as_ones_own_stays_weak(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "weak-samples"
