@@ -258,9 +258,7 @@ def understand(
     units = figure_units(told, reading, matcher.figures, _NUMBERS)
     subjects = frozenset(_implied(matcher, told, reading, features)) - units
     title = _title(matcher, parts.prose, lang, caches) if matcher.title_vetoes else frozenset()
-    # a post whose title or opening sentence sets a topic (a feature request, a tutorial shared) tells its body's
-    # symptom words as that topic's context, unless the body tells an event of the guide's as its present state
-    topic = title | opening(hits, reading, matcher.implies, bool(title), matcher.asking.post_words)
+    topic = title | opening(hits, reading, matcher.implies, bool(title), matcher.asking.post_words)  # `topic_titles`
     domain = in_domain(present - routine_only(quiet, reading, hits), log, matcher.domain, matcher.outside) and not (
         topic and subjects.isdisjoint(matcher.evidence) and title_veto(topic, features, matcher.topics))
     similar = similarity(matcher, tokens, caches) if domain else {}
