@@ -238,3 +238,37 @@ def test_an_opening_that_shares_a_demonstration_tells_no_symptom(client: TestCli
 ])
 def test_the_same_result_told_as_ones_own_stays_weak(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "weak-samples"
+
+
+# --- 8. a pull request or a branch tested -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I tested this branch on my 4070 Ti and batch size 2 worked perfectly, no errors, training ran smoothly. "
+           "About the slightly slower speed mentioned in the description: is that the LoKR part, or does batch > 1 add "
+           "overhead too?"),
+    ("es", "Probé esta rama en mi 4070 Ti y batch 2 funcionó perfecto, sin errores, el entrenamiento fue fluido. Sobre "
+           "la velocidad un poco más lenta que dice la descripción: ¿es por LoKR o batch > 1 también añade algo?"),
+    ("pt", "Testei essa branch na minha 4070 Ti e batch 2 funcionou perfeito, sem erro, o treino rodou liso. Sobre a "
+           "velocidade um pouco mais lenta que a descrição fala: é do LoKR ou batch > 1 também pesa?"),
+    ("fr", "J'ai testé cette branche sur ma 4070 Ti et le batch 2 marche nickel, aucune erreur, l'entraînement tourne "
+           "bien. Pour la vitesse un peu plus lente dont parle la description : c'est la partie LoKR ou le batch > 1 "
+           "coûte aussi ?"),
+    ("de", "Ich habe diesen Branch getestet, auf meiner 4070 Ti lief Batch 2 perfekt, keine Fehler, das Training "
+           "lief sauber. Zur etwas langsameren Geschwindigkeit aus der Beschreibung: liegt das an LoKR oder kostet "
+           "Batch > 1 auch was?"),
+    ("ko", "이 브랜치 테스트해봤는데 4070 Ti에서 배치 2도 에러 없이 학습 잘 돌아갔어요. "
+           "설명에 있는 속도가 조금 느려진다는 부분은 LoKR 얘기인가요, "
+           "아니면 배치를 2 이상으로 하면 오버헤드가 생기는 건가요? 아직 제대로 비교는 못 해봤어요"),
+])
+def test_a_branch_tested_and_shared_tells_no_symptom(client: TestClient, lang: str, text: str) -> None:
+    assert diagnose(client, lang, text)["symptom"] is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I updated to the latest commit and now my lora training is way slower than before, 4 s/it instead of 1.5 "
+           "s/it on the same config and the same 4070 Ti. What changed?"),
+    ("de", "Seit dem letzten Update ist mein LoRA-Training viel langsamer als vorher, 4 s/it statt 1,5 s/it mit "
+           "derselben Config auf derselben 4070 Ti. Was hat sich geändert?"),
+])
+def test_a_slowdown_of_ones_own_after_an_update_stays_slow(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "slow-training"
