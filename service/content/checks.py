@@ -149,6 +149,11 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, ref in enumerate(content.intents.search_title_vetoes):
         yield from missing(f, f"search_title_vetoes.{i}", ref, {c for o in content.intents.outside for c in o.any},
                            "outside subject")
+    for i, topic in enumerate(content.intents.topic_titles):
+        for ref in (*topic.any, *topic.unless):
+            yield from missing(f, f"topic_titles.{i}", ref, names, "concept or feature")
+    for i, ref in enumerate(content.intents.topic_evidence):
+        yield from missing(f, f"topic_evidence.{i}", ref, names, "concept or feature")
     for i, ref in enumerate(content.intents.search_figures):
         yield from missing(f, f"search_figures.{i}", ref, set(content.intents.search_needs), "search_needs subject")
     asked = content.intents.search_asked

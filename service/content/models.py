@@ -278,6 +278,8 @@ class Intents(Frozen):
     # them, unless the title or a pasted log tells one of the rule's exceptions ("Pretrained LoRA bug" over a body
     # with a progress bar: the bug is the subject, the rate its context).
     search_title_vetoes: tuple[Key, ...] = ()
+    topic_titles: tuple[Outside, ...] = ()  # a post's topic in its title or opening outweighs its body's symptom words
+    topic_evidence: tuple[Key, ...] = ()  # ... unless the body tells one of these (an OOM, a rate)
     search_asked: Asked = Asked()  # what a text asks about (`gate.asked`): no FAQ entry or section for another subject
     targets: dict[Id, Intent]
 

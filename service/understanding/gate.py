@@ -128,12 +128,23 @@ def implied(concepts: Iterable[str], implies: Implies) -> set[str]:
     return out
 
 
-def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside, vetoes: frozenset[str]) -> bool:
-    """True when a text's title names one of `vetoes` (subjects of `outside`: a bug report, a feature request, the
-    computer's RAM) and neither the title nor the log's features tell one of that rule's exceptions: the title says
-    what the text is about, its body's words are that subject's context."""
-    return any(not title.isdisjoint(subject & vetoes) and (title | features).isdisjoint(unless)
-               for subject, unless in outside)
+def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside,
+               vetoes: frozenset[str] | None = None) -> bool:
+    """True when a text's title names one of `vetoes` (subjects of `outside`, every one without `vetoes`: a bug
+    report, a feature request, the computer's RAM) and neither the title nor the log's features tell one of that
+    rule's exceptions: the title says what the text is about, its body's words are that subject's context."""
+    return any(not title.isdisjoint(subject if vetoes is None else subject & vetoes)
+               and (title | features).isdisjoint(unless) for subject, unless in outside)
+
+
+def opening(hits: list[Hit], reading: Reading, implies: Implies, titled: bool, post_words: int) -> frozenset[str]:
+    """The concepts a post's opening sentence tells (and those they imply): the first sentence after its title line
+    (`titled`), else the first of a text of `post_words` words or more ("After a lot of trial and error, I found the
+    automagic optimizer is the way to go"); a short text has none (a query is its own topic)."""
+    k = 1 if titled else 0
+    if k >= len(reading.sentences) or not (titled or (post_words and len(reading.tokens) >= post_words)):
+        return frozenset()
+    return frozenset(implied((h.concept for h in hits if reading.sentence_of(h.start) == k), implies))
 
 
 def told_hits(hits: list[Hit], reading: Reading) -> list[Hit]:

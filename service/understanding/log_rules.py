@@ -119,8 +119,9 @@ _PYTHON_ERROR = re.compile(
     r"(?:((?:[a-z_]\w*\.){0,4}[a-z_]\w*(?:error|exception))\s*:|(error\s+running\s+job)\s*:)"
 )
 # ... and the same exception quoted inside a sentence ("crashes at step 1 with AttributeError: 'NoneType' ..."): a
-# dotted or one-word name ending in Error or Exception, then a colon; "an error:" or "CUDA error:" is not one.
-_PROSE_ERROR = re.compile(r"(?<![\w.])((?:[a-z_]\w*\.){0,4}[a-z]\w+(?:error|exception))\s*:(?=\s|$)")
+# dotted or one-word name ending in Error or Exception, then a colon; "an error:" or "CUDA error:" is not one. Its repr
+# ("RuntimeError('The size of tensor a (2) must match ...')") is the same exception.
+_PROSE_ERROR = re.compile(r"(?<![\w.])((?:[a-z_]\w*\.){0,4}[a-z]\w+(?:error|exception))(?:\s*:(?=\s|$)|\(['\"])")
 _SAMPLING = re.compile(
     r"\bgenerating\s+(?:(baseline|first)\s+)?(?:\d+\s+)?(?:images?|samples?)\b"
     r"|\bsampling(?:\s*(?:\.\.\.|\u2026)|\s+at\s+step\b|\s+images\b)"
@@ -132,6 +133,15 @@ _SAMPLING = re.compile(
 _INFERENCE: Final[Gated] = (
     (("lora key",), re.compile(r"\blora\s+key\s+not\s+loaded\b")),
     (("prompt",), re.compile(r"^\W*got\s+prompt\b|\bprompt\s+executed\s+in\b")),
+    # ComfyUI's model management ("Got an OOM, unloading all loaded models.", "Requested to load WanTEModel", "loaded
+    # completely 9210.3 4897.0 True") and Wan2GP's pinning ("The whole model was pinned to reserved RAM"): an OOM there
+    # is the generation's
+    (
+        ("got an oom", "requested to load", "loaded completely", "loaded partially", "reserved ram"),
+        re.compile(r"\bgot\s+an\s+oom,\s+unloading\s+all\s+loaded\s+models\b|^\W*requested\s+to\s+load\s+\w"
+                   r"|^\W*loaded\s+(?:completely|partially)\s+\d"
+                   r"|\bpinn(?:ed|ing)\s+(?:data\s+of\s+\S+\s+)?to\s+reserved\s+ram\b"),
+    ),
     # Forge's own lines: "[Memory Management] Current Free GPU Memory: ...", "Patching LoRAs: 43%|..."
     (("memory management", "patching lora"), re.compile(r"^\W*\[memory\s+management\]|\bpatching\s+loras?\b")),
     (
@@ -341,7 +351,8 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule("traceback-frame", (", line ",), _frame, emits=_PHASES),
     Rule("sampling", ("generating", "sampling", "validat"), _sampling, emits=("sampling",), yields=("baseline",)),
     Rule("inference-run", ("lora key", "prompt", "memory management", "patching lora", "sampler", "vaedecode",
-                          "wanvideo", "file"), _inference,
+                          "wanvideo", "file", "got an oom", "requested to load", "loaded completely",
+                          "loaded partially", "reserved ram"), _inference,
          emits=("inference-run",), yields=_TEXT),
     Rule("caching", ("caching",), _phase_marker(_CACHING, "caching"), emits=("caching",), yields=_TEXT),
     Rule("loading", ("loading", "quantizing", "fetching"), _phase_marker(_LOADING, "loading"), emits=("loading",),

@@ -27,6 +27,7 @@ from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
 from .gate import (
+    Outside,
     SearchWording,
     alone,
     asked,
@@ -35,6 +36,7 @@ from .gate import (
     in_domain,
     machine_lines,
     machine_specs,
+    opening,
     outside_phrases,
     quiet_routine,
     routine_only,
@@ -99,6 +101,8 @@ class Matcher:
     outside_subjects: frozenset[str]  # the concepts of every `any` above
     figures: frozenset[str]  # `intents.yaml` `search_figures`: a figure's unit ("24GB VRAM") is no subject
     title_vetoes: frozenset[str]  # `intents.yaml` `search_title_vetoes`: subjects a title line sets for the text
+    topics: Outside  # `intents.yaml` `topic_titles`: subjects a title line sets for diagnose too
+    evidence: frozenset[str]  # `topic_evidence`: what the body tells that keeps its symptom under such a title
     asking: SearchWording  # what `gate.asked` weighs: the subjects FAQ entries and sections rest on, those elsewhere
     whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
@@ -189,6 +193,8 @@ def build_matcher(content: Content) -> Matcher:
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
         figures=frozenset(content.intents.search_figures),
         title_vetoes=frozenset(content.intents.search_title_vetoes),
+        topics=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.topic_titles),
+        evidence=frozenset(content.intents.topic_evidence),
         asking=SearchWording(
             subjects=_topic_subjects(content, targets) - elsewhere,
             generic=frozenset(content.intents.search_generic),
@@ -248,19 +254,20 @@ def understand(
     features = _features(text, stated, log, families)
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
-    domain = in_domain(present - routine_only(quiet, reading, hits), log, matcher.domain, matcher.outside)
-    similar = similarity(matcher, tokens, caches) if domain else {}
-    ranked = rank(matcher, present, similar, caches) if domain else ()
     told = told_hits(hits, reading)
     units = figure_units(told, reading, matcher.figures, _NUMBERS)
     subjects = frozenset(_implied(matcher, told, reading, features)) - units
+    title = _title(matcher, parts.prose, lang, caches) if matcher.title_vetoes else frozenset()
+    topic = title | opening(hits, reading, matcher.implies, bool(title), matcher.asking.post_words)  # `topic_titles`
+    domain = in_domain(present - routine_only(quiet, reading, hits), log, matcher.domain, matcher.outside) and not (
+        topic and subjects.isdisjoint(matcher.evidence) and title_veto(topic, features, matcher.topics))
+    similar = similarity(matcher, tokens, caches) if domain else {}
+    ranked = rank(matcher, present, similar, caches) if domain else ()
     # What search ranks: the targets the text's subjects make candidates, weighed by them alone
     about = subjects | features
     searched = ranked if about == present or not domain else rank(matcher, about, similar, caches)
-    if searched and matcher.title_vetoes:
-        title = _title(matcher, parts.prose, lang, caches)
-        if title and title_veto(title, features, matcher.outside, matcher.title_vetoes):
-            searched = ()
+    if searched and title and title_veto(title, features, matcher.outside, matcher.title_vetoes):
+        searched = ()
     return Understanding(
         lang=lang,
         concepts=frozenset(concepts),
