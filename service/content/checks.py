@@ -149,6 +149,11 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, ref in enumerate(content.intents.search_title_vetoes):
         yield from missing(f, f"search_title_vetoes.{i}", ref, {c for o in content.intents.outside for c in o.any},
                            "outside subject")
+    for i, ref in enumerate(content.intents.search_title_topics):
+        yield from missing(f, f"search_title_topics.{i}", ref, set(content.intents.search_title_vetoes),
+                           "search_title_vetoes subject")
+    for i, ref in enumerate(content.intents.search_title_told):
+        yield from missing(f, f"search_title_told.{i}", ref, names, "concept")
     for i, ref in enumerate(content.intents.search_figures):
         yield from missing(f, f"search_figures.{i}", ref, set(content.intents.search_needs), "search_needs subject")
     asked = content.intents.search_asked

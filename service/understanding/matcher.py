@@ -99,6 +99,8 @@ class Matcher:
     outside_subjects: frozenset[str]  # the concepts of every `any` above
     figures: frozenset[str]  # `intents.yaml` `search_figures`: a figure's unit ("24GB VRAM") is no subject
     title_vetoes: frozenset[str]  # `intents.yaml` `search_title_vetoes`: subjects a title line sets for the text
+    title_topics: frozenset[str]  # ... `search_title_topics`: those a body's told `search_title_told` overrules
+    title_told: frozenset[str]
     asking: SearchWording  # what `gate.asked` weighs: the subjects FAQ entries and sections rest on, those elsewhere
     whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
@@ -189,6 +191,8 @@ def build_matcher(content: Content) -> Matcher:
         outside_subjects=frozenset(c for o in content.intents.outside for c in o.any),
         figures=frozenset(content.intents.search_figures),
         title_vetoes=frozenset(content.intents.search_title_vetoes),
+        title_topics=frozenset(content.intents.search_title_topics),
+        title_told=frozenset(content.intents.search_title_told),
         asking=SearchWording(
             subjects=_topic_subjects(content, targets) - elsewhere,
             generic=frozenset(content.intents.search_generic),
@@ -259,7 +263,9 @@ def understand(
     searched = ranked if about == present or not domain else rank(matcher, about, similar, caches)
     if searched and matcher.title_vetoes:
         title = _title(matcher, parts.prose, lang, caches)
-        if title and title_veto(title, features, matcher.outside, matcher.title_vetoes):
+        vetoes = matcher.title_vetoes if subjects.isdisjoint(matcher.title_told) else (
+            matcher.title_vetoes - matcher.title_topics)
+        if title and title_veto(title, features, matcher.outside, vetoes):
             searched = ()
     return Understanding(
         lang=lang,

@@ -58,13 +58,29 @@ def split_text(text: str, log: LogReading, wrapping: Wrapping = NO_WRAPPING) -> 
 _WARNING = re.compile(r"^\W{0,3}(?:[A-Za-z]*Warning\b|WARNING\b)")
 
 
+# PyTorch's advice under its out-of-memory message ("If reserved but unallocated memory is large try setting
+# PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation. See documentation for Memory Management
+# (url)", the older "If reserved memory is >> allocated memory try setting max_split_size_mb ..."): the library's
+# words, never the user's, even where the message is a post's first line or quoted in a sentence (its "avoid", "but"
+# and "Memory Management" would tell an avoidance, a contrast and an inference program's log).
+_ADVICE = re.compile(
+    r"\s*If reserved (?:but unallocated )?memory is[^\n]{0,200}?fragmentation\.?"
+    r"(?:\s*See documentation for Memory Management\s*(?:\([^)\n]{0,200}\))?)?"
+)
+
+
 def unheeded(text: str) -> str:
     r"""The text without the warnings a library prints (`_WARNING`), so a post is no pasted log for an xformers
-    warning under it.
+    warning under it, and without PyTorch's advice under its out-of-memory message (`_ADVICE`).
 
     >>> unheeded("OOM at step 2\nFutureWarning: `torch.cuda.amp` is deprecated.\n  warnings.warn(\nthanks")
     'OOM at step 2\nthanks'
+    >>> unheeded("CUDA out of memory. If reserved but unallocated memory is large try setting X to avoid "
+    ...          "fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs)\nhelp")
+    'CUDA out of memory.\nhelp'
     """
+    if "reserved" in text and "fragmentation" in text:
+        text = _ADVICE.sub("", text)
     if "arning" not in text and "ARNING" not in text:
         return text
     out: list[str] = []
