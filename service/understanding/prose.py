@@ -245,6 +245,11 @@ def _own_part(line: str) -> str:
     if not _is_log_line(line):
         return line
     low = line.lower()
+    bar = low.find("%|")
+    if bar > 0:
+        said = _said_before_bar(line, bar)
+        if said:
+            return said
     if _LOG_START.match(low) is not None or any(
         literal in low and pattern.search(low) is not None for literal, pattern in _LOG_SHAPES if literal != "b"
     ):
@@ -252,6 +257,30 @@ def _own_part(line: str) -> str:
     inside = _LOG_INSIDE.search(low)
     mine = line[: inside.start()] if inside else line
     return mine if len(_WORD.findall(mine)) >= _OWN_WORDS else ""
+
+
+_BAR_WORDS = 4  # the user's words before a bar pasted in their line: "training speed is super slow:> 1%|..."
+_BAR_START = re.compile(r"[\d.\s]*$")
+
+
+def _said_before_bar(line: str, bar: int) -> str:
+    """The user's words before a progress bar pasted in their own line ("training speed is super slow:>   1%|...|
+    495/63437 [8:21:06<1053:49:57, 60.27s/it]"), at least `_BAR_WORDS` of them, or nothing: a bar's own label
+    ("steps:", "Caching latents", "Generating baseline samples") is the trainer's.
+
+    >>> _said_before_bar("training speed is super slow:>   1%|#  | 495/63437 [8:21:06<1053:49:57, 60.27s/it]", 33)
+    'training speed is super slow:>'
+    >>> _said_before_bar("Generating baseline samples before training:  0%|  | 0/4", 47), _said_before_bar("steps: 3%|", 8)
+    ('', '')
+    """
+    head = line[:bar]
+    m = _BAR_START.search(head)
+    head = head[: m.start()] if m else head
+    if len(_WORD.findall(head)) < _BAR_WORDS or _STATUS.match(head.rstrip(" :>-")) is not None:
+        return ""
+    if _LOG_START.match(head.lower()) is not None:
+        return ""
+    return head.strip()
 
 
 def _is_log_line(line: str) -> bool:

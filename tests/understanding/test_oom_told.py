@@ -155,3 +155,13 @@ def test_a_thing_swapped_is_no_host_memory(index: Index, text: str) -> None:
 ])
 def test_the_host_swapping_is_host_memory(index: Index, text: str) -> None:
     assert "host_ram" in understand(index.matcher, text, "en").concepts
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "After training started, I found\n1. training speed is super slow:>   1%|█▉        | 495/63437 "
+           "[8:21:06<1053:49:57, 60.27s/it].... why?"),
+    ("es", "el entrenamiento va lentísimo, mira:  3%|█  | 30/1000 [10:00<5:23:20, 20.00s/it]"),
+    ("de", "das Training ist extrem langsam geworden:  3%|█  | 30/1000 [10:00<5:23:20, 20.00s/it]"),
+])
+def test_the_words_before_a_bar_pasted_in_a_line_are_the_users(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == SLOW
