@@ -270,8 +270,10 @@ def _said_before_bar(line: str, bar: int) -> str:
 
     >>> _said_before_bar("training speed is super slow:>   1%|#  | 495/63437 [8:21:06<1053:49:57, 60.27s/it]", 33)
     'training speed is super slow:>'
-    >>> _said_before_bar("Generating baseline samples before training:  0%|  | 0/4", 47), _said_before_bar("steps: 3%|", 8)
-    ('', '')
+    >>> _said_before_bar("Generating baseline samples before training:  0%|  | 0/4", 47)
+    ''
+    >>> _said_before_bar("steps: 3%|", 8)
+    ''
     """
     head = line[:bar]
     m = _BAR_START.search(head)
