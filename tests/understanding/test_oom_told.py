@@ -165,3 +165,15 @@ def test_the_host_swapping_is_host_memory(index: Index, text: str) -> None:
 ])
 def test_the_words_before_a_bar_pasted_in_a_line_are_the_users(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == SLOW
+
+
+@pytest.mark.parametrize(("text", "ids"), [
+    # "it starts" / "to start training" is no time of the crash: the first steps are told as the crash's time
+    ("I can't get the configs right to start training on my 4090, no matter what I try I still get OOM", (GEN,)),
+    ("it goes OOM the moment it starts making the sample images, training itself was fine", (SAMP,)),
+    ("it OOMs as soon as I start training", (EARLY,)),
+    ("CUDA out of memory right after it starts, batch 2 at 1024", (EARLY,)),
+    ("the run doesn't even start, CUDA out of memory before the first step", (EARLY,)),
+])
+def test_the_first_steps_are_told_as_the_crashs_time(client: TestClient, text: str, ids: tuple[str, ...]) -> None:
+    assert diagnosed_symptom(client, "en", text) in ids
