@@ -177,3 +177,35 @@ def test_the_words_before_a_bar_pasted_in_a_line_are_the_users(client: TestClien
 ])
 def test_the_first_steps_are_told_as_the_crashs_time(client: TestClient, text: str, ids: tuple[str, ...]) -> None:
     assert diagnosed_symptom(client, "en", text) in ids
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    # someone's tutorial is no question about this guide: the OOM told beside it is the post's subject
+    ("en", "thanks for the great work and tutorial, I followed it on my 3060 12GB but I got an out of memory error"),
+    ("es", "gracias por el tutorial, lo seguí en mi 3060 de 12GB pero me salta un error de falta de memoria"),
+    ("pt", "valeu pelo tutorial, segui tudo na minha 3060 de 12GB mas deu erro de falta de memória"),
+    ("fr", "merci pour le tuto, je l'ai suivi sur ma 3060 12 Go mais j'ai une erreur de mémoire insuffisante"),
+    ("de", "danke für das Tutorial, hab es auf meiner 3060 mit 12GB befolgt, aber ich bekomme einen Out-of-Memory-Fehler"),
+    ("ko", "튜토리얼 따라서 3060 12기가로 돌렸는데 메모리 부족 에러가 나요"),
+])
+def test_someones_tutorial_beside_an_oom_is_no_question_about_the_guide(client: TestClient, lang: str,
+                                                                         text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == GEN
+
+
+@pytest.mark.parametrize(("lang", "text", "step"), [
+    # a run's length is no failing step; a step told after its word is, and a number after another fact's word is
+    # that fact's
+    ("en", "training a flux lora for 3000 steps on my 3090 and it crashes with CUDA out of memory", None),
+    ("en", "I train 3000 steps and get OOM right at step 1", 1),
+    ("en", "it crashes after 500 steps with CUDA out of memory", 500),
+    ("en", "every run takes like 7 hours for 2500 steps and then it OOMs", None),
+    ("es", "entreno durante 3000 pasos y se me cae por falta de memoria", None),
+    ("es", "después de 500 pasos se cae por falta de memoria", 500),
+    ("pt", "treino por 3000 passos e dá OOM", None),
+    ("fr", "j'entraîne sur 3000 steps et ça plante en OOM", None),
+    ("de", "ich trainiere für 3000 Steps und es stürzt mit OOM ab", None),
+    ("ko", "총 3000스텝 학습인데 OOM 나요", None),
+])
+def test_a_runs_length_is_no_failing_step(index: Index, lang: str, text: str, step: int | None) -> None:
+    assert understand(index.matcher, text, lang).stated.step == step
