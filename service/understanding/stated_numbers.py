@@ -81,7 +81,8 @@ def failing_step(
         # as near: a number after the step word ("at step 1") is a step of the run, one before it may be its length
         # ("I train 3000 steps and get OOM right at step 1")
         counted = j < hit.start and not korean
-        found.append((went_through, near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1, counted, order, j))
+        reach = near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1
+        found.append((went_through, reach, counted, order, j))
     if not found:
         return None
     *_, j = min(found)

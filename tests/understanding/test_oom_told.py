@@ -185,7 +185,8 @@ def test_the_first_steps_are_told_as_the_crashs_time(client: TestClient, text: s
     ("es", "gracias por el tutorial, lo seguí en mi 3060 de 12GB pero me salta un error de falta de memoria"),
     ("pt", "valeu pelo tutorial, segui tudo na minha 3060 de 12GB mas deu erro de falta de memória"),
     ("fr", "merci pour le tuto, je l'ai suivi sur ma 3060 12 Go mais j'ai une erreur de mémoire insuffisante"),
-    ("de", "danke für das Tutorial, hab es auf meiner 3060 mit 12GB befolgt, aber ich bekomme einen Out-of-Memory-Fehler"),
+    ("de", "danke für das Tutorial, hab es auf meiner 3060 mit 12GB befolgt, aber ich bekomme einen "
+           "Out-of-Memory-Fehler"),
     ("ko", "튜토리얼 따라서 3060 12기가로 돌렸는데 메모리 부족 에러가 나요"),
 ])
 def test_someones_tutorial_beside_an_oom_is_no_question_about_the_guide(client: TestClient, lang: str,
