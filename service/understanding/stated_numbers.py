@@ -60,10 +60,12 @@ def failing_step(
     passed = [h for h in spans.get("step_passed", _NONE)]
     # a count after a length word ("for 3000 steps", "durante 3000 pasos", "총 3000스텝") is the run's length
     lengths = frozenset(h.end for h in spans.get("run_length", _NONE))
+    # ... and so is one beside a length word ("3000 steps in total", "3000 pasos en total", "3000 total steps")
+    beside = lengths | frozenset(h.start for h in spans.get("run_length", _NONE))
     found: list[tuple[bool, int, bool, int, int]] = []  # (told as passed, distance to a failure word, a count
     # before its word, order, position)
     for order, hit in enumerate(spans.get("step", _NONE)):
-        if hit.start in skip:
+        if hit.start in skip or hit.end in beside or hit.start in lengths:
             continue
         probe: set[int] = set(used)
         korean = tokens[hit.start].hangul

@@ -196,17 +196,25 @@ def test_someones_tutorial_beside_an_oom_is_no_question_about_the_guide(client: 
 
 @pytest.mark.parametrize(("lang", "text", "step"), [
     # a run's length is no failing step; a step told after its word is, and a number after another fact's word is
-    # that fact's
-    ("en", "training a flux lora for 3000 steps on my 3090 and it crashes with CUDA out of memory", None),
+    # that fact's ("for" is no length word: "fine for 400 steps then OOM" tells the failing step)
+    ("en", "a total of 3000 steps on my 3090 and it crashes with CUDA out of memory", None),
     ("en", "I train 3000 steps and get OOM right at step 1", 1),
     ("en", "it crashes after 500 steps with CUDA out of memory", 500),
-    ("en", "every run takes like 7 hours for 2500 steps and then it OOMs", None),
-    ("es", "entreno durante 3000 pasos y se me cae por falta de memoria", None),
+    ("en", "fine for 400 steps then out of memory", 400),
+    ("es", "son 3000 pasos en total y se me cae por falta de memoria", None),
     ("es", "después de 500 pasos se cae por falta de memoria", 500),
-    ("pt", "treino por 3000 passos e dá OOM", None),
-    ("fr", "j'entraîne sur 3000 steps et ça plante en OOM", None),
-    ("de", "ich trainiere für 3000 Steps und es stürzt mit OOM ab", None),
+    ("pt", "são 3000 passos no total e dá OOM", None),
+    ("fr", "ça plante en OOM, 3000 steps au total", None),
+    ("de", "insgesamt 3000 Steps und es stürzt mit OOM ab", None),
     ("ko", "총 3000스텝 학습인데 OOM 나요", None),
 ])
 def test_a_runs_length_is_no_failing_step(index: Index, lang: str, text: str, step: int | None) -> None:
+    assert understand(index.matcher, text, lang).stated.step == step
+
+
+@pytest.mark.parametrize(("lang", "text", "step"), [
+    ("en", "after 500 steps of training it crashes with CUDA out of memory", 500),
+    ("fr", "après 500 steps sur ma 3090 ça plante en OOM", 500),
+])
+def test_a_step_told_beside_other_words_stays_the_failing_one(index: Index, lang: str, text: str, step: int) -> None:
     assert understand(index.matcher, text, lang).stated.step == step
