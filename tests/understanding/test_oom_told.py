@@ -218,3 +218,17 @@ def test_a_runs_length_is_no_failing_step(index: Index, lang: str, text: str, st
 ])
 def test_a_step_told_beside_other_words_stays_the_failing_one(index: Index, lang: str, text: str, step: int) -> None:
     assert understand(index.matcher, text, lang).stated.step == step
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    # a sample that is the data's item or an example file is no preview: the OOM is no sampling OOM
+    ("en", "any one success in training with the movie shot data sample with 24G VRAM? I get CUDA out of memory"),
+    ("en", "I used the sample config from the repo and it runs out of memory on my 4090"),
+    ("es", "usé la config de ejemplo del repo y se queda sin memoria la 4090"),
+    ("pt", "usei a config de exemplo do repo e a 4090 fica sem memória"),
+    ("fr", "j'ai pris la config d'exemple du repo et ma 4090 manque de mémoire, OOM"),
+    ("de", "mit der Beispiel-Config aus dem Repo läuft der VRAM voll, Training bricht mit OOM ab"),
+    ("ko", "레포 예제 설정 그대로 썼는데 4090에서 메모리 부족 나요"),
+])
+def test_a_data_sample_or_a_sample_config_is_no_preview(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == GEN
