@@ -278,10 +278,7 @@ class Intents(Frozen):
     # them, unless the title or a pasted log tells one of the rule's exceptions ("Pretrained LoRA bug" over a body
     # with a progress bar: the bug is the subject, the rate its context).
     search_title_vetoes: tuple[Key, ...] = ()
-    # ... of which these are topics of a training the guide does not teach (captions, an optimizer): a body that tells
-    # one of `search_title_told` as the present state (an OOM with its memory evidence) is about that, not the title's
-    # topic ("Question about captions" over "every time I set 1024 my 16gb card runs out of memory")
-    search_title_topics: tuple[Key, ...] = ()
+    search_title_topics: tuple[Key, ...] = ()  # ... of which topics a body's told `search_title_told` overrules
     search_title_told: tuple[Key, ...] = ()
     search_asked: Asked = Asked()  # what a text asks about (`gate.asked`): no FAQ entry or section for another subject
     targets: dict[Id, Intent]
