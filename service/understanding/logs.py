@@ -223,8 +223,7 @@ class _Reader:
         progress_first: _Key | None = None
         for key, kind, payload in self.events:
             if kind == BARE:
-                # a bar of no known kind at its total (`100%|####| 9/9`, reading image sizes before the model loads)
-                # is a loop that finished, no training progress: its count is no failing step
+                # (a bare bar at its total, `100%|####| 9/9` reading image sizes, is a finished loop: no failing step)
                 done = payload[0] == payload[1] and train_total is None
                 if done or phase not in (None, "training") or (train_total is not None and payload[1] != train_total):
                     continue

@@ -263,9 +263,7 @@ def understand(
     searched = ranked if about == present or not domain else rank(matcher, about, similar, caches)
     if searched and matcher.title_vetoes:
         title = _title(matcher, parts.prose, lang, caches)
-        vetoes = matcher.title_vetoes if subjects.isdisjoint(matcher.title_told) else (
-            matcher.title_vetoes - matcher.title_topics)
-        if title and title_veto(title, features, matcher.outside, vetoes):
+        if title and title_veto(title, features, matcher.outside, _title_vetoes(matcher, subjects)):
             searched = ()
     return Understanding(
         lang=lang,
@@ -343,6 +341,14 @@ def _stated(
 
 # A title line: the first line of a text of several lines, of at most this many words (an issue's title).
 TITLE_WORDS = 14
+
+
+def _title_vetoes(matcher: Matcher, subjects: frozenset[str]) -> frozenset[str]:
+    """The subjects a title line vetoes search with: not a topic the guide does not teach (`search_title_topics`)
+    where the body tells an OOM as the present state (`search_title_told`)."""
+    if subjects.isdisjoint(matcher.title_told):
+        return matcher.title_vetoes
+    return matcher.title_vetoes - matcher.title_topics
 
 
 def _title(matcher: Matcher, prose: str, lang: str | None, caches: Caches) -> frozenset[str]:
