@@ -140,10 +140,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, imp in enumerate(content.intents.implies):
         for ref in imp.all:
             yield from missing(f, f"implies.{i}", ref, names, "concept")
-    for i, ref in enumerate(content.intents.domain):
-        yield from missing(f, f"domain.{i}", ref, names, "concept or feature")
-    for i, ref in enumerate(content.intents.search_needs):
-        yield from missing(f, f"search_needs.{i}", ref, names, "concept or feature")
+    for key in ("domain", "search_needs", "topic_evidence", "search_title_told", "whole_phrases"):  # lists of names
+        for i, ref in enumerate(getattr(content.intents, key)):
+            yield from missing(f, f"{key}.{i}", ref, names, "concept or feature")
     for i, ref in enumerate(content.intents.search_generic):
         yield from missing(f, f"search_generic.{i}", ref, set(content.intents.search_needs), "search_needs subject")
     for i, ref in enumerate(content.intents.search_title_vetoes):
@@ -152,15 +151,14 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, topic in enumerate(content.intents.topic_titles):
         for ref in (*topic.any, *topic.unless):
             yield from missing(f, f"topic_titles.{i}", ref, names, "concept or feature")
-    for i, ref in enumerate(content.intents.topic_evidence):
-        yield from missing(f, f"topic_evidence.{i}", ref, names, "concept or feature")
+    for i, ref in enumerate(content.intents.search_title_topics):
+        yield from missing(f, f"search_title_topics.{i}", ref, set(content.intents.search_title_vetoes),
+                           "search_title_vetoes subject")
     for i, ref in enumerate(content.intents.search_figures):
         yield from missing(f, f"search_figures.{i}", ref, set(content.intents.search_needs), "search_needs subject")
     asked = content.intents.search_asked
     for i, ref in enumerate((*asked.elsewhere, *asked.asking, *asked.states, *asked.refers_back)):
         yield from missing(f, f"search_asked.{i}", ref, names, "concept")
-    for i, ref in enumerate(content.intents.whole_phrases):
-        yield from missing(f, f"whole_phrases.{i}", ref, names, "concept")
     for i, outside in enumerate(content.intents.outside):
         for ref in (*outside.any, *outside.unless):
             yield from missing(f, f"outside.{i}", ref, names, "concept or feature")

@@ -269,17 +269,17 @@ class Intents(Frozen):
     whole_phrases: tuple[Key, ...] = ()
     # A search hit needs one of these (a subject the guide is about): a model or trainer name alone is none.
     search_needs: tuple[Key, ...] = ()
-    # Of those, the ones that say only where or how a thing is set ("where do I set that in the panel?"): they ground
-    # a hit only when the text names no other subject, else the hit rests on the subject named.
+    # Of those, the ones that say only where a thing is set ("where do I set that?"): alone, or no hit rests on them.
     search_generic: tuple[Key, ...] = ()
     # Concepts that, said as the unit of a figure ("24GB VRAM"), state the run's context: no search hit rests on them.
     search_figures: tuple[Key, ...] = ()
-    # `outside` subjects that, named in a text's title line, keep their veto on search whatever the body tells beside
-    # them, unless the title or a pasted log tells one of the rule's exceptions ("Pretrained LoRA bug" over a body
-    # with a progress bar: the bug is the subject, the rate its context).
+    # `outside` subjects that, named in a text's title line, keep their veto on search whatever the body tells, unless
+    # the title or a pasted log tells one of the rule's exceptions ("Pretrained LoRA bug" over a progress bar).
     search_title_vetoes: tuple[Key, ...] = ()
     topic_titles: tuple[Outside, ...] = ()  # a post's topic in its title or opening outweighs its body's symptom words
     topic_evidence: tuple[Key, ...] = ()  # ... unless the body tells one of these (an OOM, a rate)
+    search_title_topics: tuple[Key, ...] = ()  # ... of which topics a body's told `search_title_told` overrules
+    search_title_told: tuple[Key, ...] = ()  # (an OOM told as the present state)
     search_asked: Asked = Asked()  # what a text asks about (`gate.asked`): no FAQ entry or section for another subject
     targets: dict[Id, Intent]
 

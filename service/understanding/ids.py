@@ -69,6 +69,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "error_word": "stated_numbers: the failing step is next to the failure; preview_steps: or after a count",
     "memory": "stated_numbers: the failing step is the one next to the failure",
     "step_passed": "stated_numbers: a step told as passed is not the failing one",
+    "run_length": "stated_numbers: a count beside a length word ('3000 steps in total') is no failing step",
     "preview_steps": "preview_steps: a preview's own step count is no failing step",
     "every": "preview_steps: a cadence ('every 250 steps') is no preview step count",
     "oom": "matcher: the phase of a stated OOM; outcome: memory evidence",

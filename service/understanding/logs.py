@@ -223,7 +223,9 @@ class _Reader:
         progress_first: _Key | None = None
         for key, kind, payload in self.events:
             if kind == BARE:
-                if phase not in (None, "training") or (train_total is not None and payload[1] != train_total):
+                # (a bare bar at its total, `100%|####| 9/9` reading image sizes, is a finished loop: no failing step)
+                done = payload[0] == payload[1] and train_total is None
+                if done or phase not in (None, "training") or (train_total is not None and payload[1] != train_total):
                     continue
                 kind = TRAIN
             if kind == TRAIN:

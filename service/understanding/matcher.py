@@ -103,6 +103,8 @@ class Matcher:
     title_vetoes: frozenset[str]  # `intents.yaml` `search_title_vetoes`: subjects a title line sets for the text
     topics: Outside  # `intents.yaml` `topic_titles`: subjects a title line sets for diagnose too
     evidence: frozenset[str]  # `topic_evidence`: what the body tells that keeps its symptom under such a title
+    title_topics: frozenset[str]  # ... `search_title_topics`: those a body's told `search_title_told` overrules
+    title_told: frozenset[str]
     asking: SearchWording  # what `gate.asked` weighs: the subjects FAQ entries and sections rest on, those elsewhere
     whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
@@ -195,6 +197,8 @@ def build_matcher(content: Content) -> Matcher:
         title_vetoes=frozenset(content.intents.search_title_vetoes),
         topics=tuple((frozenset(o.any), frozenset(o.unless)) for o in content.intents.topic_titles),
         evidence=frozenset(content.intents.topic_evidence),
+        title_topics=frozenset(content.intents.search_title_topics),
+        title_told=frozenset(content.intents.search_title_told),
         asking=SearchWording(
             subjects=_topic_subjects(content, targets) - elsewhere,
             generic=frozenset(content.intents.search_generic),
@@ -266,7 +270,7 @@ def understand(
     # What search ranks: the targets the text's subjects make candidates, weighed by them alone
     about = subjects | features
     searched = ranked if about == present or not domain else rank(matcher, about, similar, caches)
-    if searched and title and title_veto(title, features, matcher.outside, matcher.title_vetoes):
+    if searched and title and title_veto(title, features, matcher.outside, _title_vetoes(matcher, subjects)):
         searched = ()
     return Understanding(
         lang=lang,
@@ -346,6 +350,14 @@ def _stated(
 
 # A title line: the first line of a text of several lines, of at most this many words (an issue's title).
 TITLE_WORDS = 14
+
+
+def _title_vetoes(matcher: Matcher, subjects: frozenset[str]) -> frozenset[str]:
+    """The subjects a title line vetoes search with: not a topic the guide does not teach (`search_title_topics`)
+    where the body tells an OOM as the present state (`search_title_told`)."""
+    if subjects.isdisjoint(matcher.title_told):
+        return matcher.title_vetoes
+    return matcher.title_vetoes - matcher.title_topics
 
 
 def _title(matcher: Matcher, prose: str, lang: str | None, caches: Caches) -> frozenset[str]:

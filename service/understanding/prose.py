@@ -58,13 +58,29 @@ def split_text(text: str, log: LogReading, wrapping: Wrapping = NO_WRAPPING) -> 
 _WARNING = re.compile(r"^\W{0,3}(?:[A-Za-z]*Warning\b|WARNING\b)")
 
 
+# PyTorch's advice under its out-of-memory message ("If reserved but unallocated memory is large try setting
+# PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation. See documentation for Memory Management
+# (url)", the older "If reserved memory is >> allocated memory try setting max_split_size_mb ..."): the library's
+# words, never the user's, even where the message is a post's first line or quoted in a sentence (its "avoid", "but"
+# and "Memory Management" would tell an avoidance, a contrast and an inference program's log).
+_ADVICE = re.compile(
+    r"\s*If reserved (?:but unallocated )?memory is[^\n]{0,200}?fragmentation\.?"
+    r"(?:\s*See documentation for Memory Management\s*(?:\([^)\n]{0,200}\))?)?"
+)
+
+
 def unheeded(text: str) -> str:
     r"""The text without the warnings a library prints (`_WARNING`), so a post is no pasted log for an xformers
-    warning under it.
+    warning under it, and without PyTorch's advice under its out-of-memory message (`_ADVICE`).
 
     >>> unheeded("OOM at step 2\nFutureWarning: `torch.cuda.amp` is deprecated.\n  warnings.warn(\nthanks")
     'OOM at step 2\nthanks'
+    >>> unheeded("CUDA out of memory. If reserved but unallocated memory is large try setting X to avoid "
+    ...          "fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs)\nhelp")
+    'CUDA out of memory.\nhelp'
     """
+    if "reserved" in text and "fragmentation" in text:
+        text = _ADVICE.sub("", text)
     if "arning" not in text and "ARNING" not in text:
         return text
     out: list[str] = []
@@ -229,6 +245,11 @@ def _own_part(line: str) -> str:
     if not _is_log_line(line):
         return line
     low = line.lower()
+    bar = low.find("%|")
+    if bar > 0:
+        said = _said_before_bar(line, bar)
+        if said:
+            return said
     if _LOG_START.match(low) is not None or any(
         literal in low and pattern.search(low) is not None for literal, pattern in _LOG_SHAPES if literal != "b"
     ):
@@ -236,6 +257,32 @@ def _own_part(line: str) -> str:
     inside = _LOG_INSIDE.search(low)
     mine = line[: inside.start()] if inside else line
     return mine if len(_WORD.findall(mine)) >= _OWN_WORDS else ""
+
+
+_BAR_WORDS = 4  # the user's words before a bar pasted in their line: "training speed is super slow:> 1%|..."
+_BAR_START = re.compile(r"[\d.\s]*$")
+
+
+def _said_before_bar(line: str, bar: int) -> str:
+    """The user's words before a progress bar pasted in their own line ("training speed is super slow:>   1%|...|
+    495/63437 [8:21:06<1053:49:57, 60.27s/it]"), at least `_BAR_WORDS` of them, or nothing: a bar's own label
+    ("steps:", "Caching latents", "Generating baseline samples") is the trainer's.
+
+    >>> _said_before_bar("training speed is super slow:>   1%|#  | 495/63437 [8:21:06<1053:49:57, 60.27s/it]", 33)
+    'training speed is super slow:>'
+    >>> _said_before_bar("Generating baseline samples before training:  0%|  | 0/4", 47)
+    ''
+    >>> _said_before_bar("steps: 3%|", 8)
+    ''
+    """
+    head = line[:bar]
+    m = _BAR_START.search(head)
+    head = head[: m.start()] if m else head
+    if len(_WORD.findall(head)) < _BAR_WORDS or _STATUS.match(head.rstrip(" :>-")) is not None:
+        return ""
+    if _LOG_START.match(head.lower()) is not None:
+        return ""
+    return head.strip()
 
 
 def _is_log_line(line: str) -> bool:

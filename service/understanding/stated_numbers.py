@@ -15,7 +15,7 @@ _STEP_NUMBER = (3, 3)  # where a step's number is looked for: tokens after "step
 
 def number_near(
     tokens: list[Token], hit: Hit, after: int, before: int, used: set[int], timed: frozenset[int] = frozenset(),
-    bound: frozenset[int] | None = None,
+    bound: frozenset[int] | None = None, others: frozenset[int] = frozenset(),
 ) -> int | None:
     """A number token just after the hit (preferred) or just before it, not used by another fact and not
     a duration (`9 seconds`). With `bound` (the positions right after another fact's word), a number right before
@@ -26,6 +26,9 @@ def number_near(
     ]
     if bound is not None and hit.start > 0 and hit.start - 1 not in bound:
         positions.insert(0, hit.start - 1)
+    if others:
+        # past the hit's own next word, a number right after another fact's word is that fact's ("2000 steps, batch 2")
+        positions = [j for j in positions if j <= hit.end or j < hit.start or j not in others]
     for j in positions:
         if tokens[j].number is not None and j not in used and j not in timed:
             used.add(j)
@@ -55,13 +58,19 @@ def failing_step(
     if not failures and not failed:
         return None
     passed = [h for h in spans.get("step_passed", _NONE)]
-    found: list[tuple[bool, int, int, int]] = []  # (told as passed, distance to a failure word, order, position)
+    # a count after a length word ("for 3000 steps", "durante 3000 pasos", "총 3000스텝") is the run's length
+    lengths = frozenset(h.end for h in spans.get("run_length", _NONE))
+    # ... and so is one beside a length word ("3000 steps in total", "3000 pasos en total", "3000 total steps")
+    beside = lengths | frozenset(h.start for h in spans.get("run_length", _NONE))
+    found: list[tuple[bool, int, bool, int, int]] = []  # (told as passed, distance to a failure word, a count
+    # before its word, order, position)
     for order, hit in enumerate(spans.get("step", _NONE)):
-        if hit.start in skip:
+        if hit.start in skip or hit.end in beside or hit.start in lengths:
             continue
         probe: set[int] = set(used)
         korean = tokens[hit.start].hangul
-        n = number_near(tokens, hit, *_STEP_NUMBER, used=probe, timed=timed, bound=bound if korean else None)
+        n = number_near(tokens, hit, *_STEP_NUMBER, used=probe, timed=timed | lengths,
+                        bound=bound if korean else None, others=bound or frozenset())
         if n is None:
             continue
         (j,) = probe - used
@@ -71,7 +80,11 @@ def failing_step(
             continue
         near = min((abs(j - f.start) if j < f.start else max(0, j - f.end + 1) for f in failures), default=0)
         went_through = any(p.start - _PASSED_REACH <= j < p.end + _PASSED_REACH for p in passed)
-        found.append((went_through, near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1, order, j))
+        # as near: a number after the step word ("at step 1") is a step of the run, one before it may be its length
+        # ("I train 3000 steps and get OOM right at step 1")
+        counted = j < hit.start and not korean
+        reach = near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1
+        found.append((went_through, reach, counted, order, j))
     if not found:
         return None
     *_, j = min(found)
