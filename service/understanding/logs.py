@@ -137,6 +137,7 @@ class _Reader:
         self.processes: dict[tuple[str, float], float] = {}
         self.oom_lines: list[int] = []  # start of each line holding a GPU OOM, in the lowered non-bar text
         self.markers: list[tuple[_Key, str, dict[str, Any]]] = []  # caching / loading / saving markers
+        self.ended: set[_Key] = set()  # the phases of bars that reached their total ("3/3 [00:02<00:00]")
 
     # -- recording
 
@@ -221,11 +222,13 @@ class _Reader:
         sampling_baseline = False  # the last sampling seen was the baseline one
         at_fail: dict[str, tuple[_Key, str | None, bool]] = {}
         progress_first: _Key | None = None
+        ended = False  # the last phase is a bar's that reached its total: over, unless a failure came in it
         for key, kind, payload in self.events:
             if kind == BARE:
                 if phase not in (None, "training") or (train_total is not None and payload[1] != train_total):
                     continue
                 kind = TRAIN
+            ended = kind == PHASE and key in self.ended
             if kind == TRAIN:
                 phase = "training"
                 step, total, rate = payload
@@ -250,6 +253,8 @@ class _Reader:
             _, phase, sampling_baseline = max(gpu)
         elif other:
             (_, phase, sampling_baseline), not_gpu_oom = max(other)
+        elif ended:
+            phase = None  # a finished bar, no failure ("Loading checkpoint shards: 100% 3/3"): the text's words tell
 
         if progress_first is not None and step is not None and total is not None:
             self.signal("progress", progress_first, step=step, total=total)

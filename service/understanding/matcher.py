@@ -37,6 +37,7 @@ from .gate import (
     machine_specs,
     outside_phrases,
     quiet_routine,
+    quiet_updates,
     routine_only,
     side_remarks,
     spilled,
@@ -58,7 +59,7 @@ from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, near_the_failure, read_sentences, told_now
 from .subject import of_the_training
-from .wrapped import routine_lines, spec_line
+from .wrapped import routine_lines, spec_line, title_tag
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
@@ -249,9 +250,12 @@ def understand(
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
     domain = in_domain(present - routine_only(quiet, reading, hits), log, matcher.domain, matcher.outside)
-    similar = similarity(matcher, tokens, caches) if domain else {}
+    # the form's lines and the updates that tell nothing new: their words weigh in no target's likeness to the post
+    form = machine | quiet | quiet_updates(matcher.sentences.rules.events, reading, hits)
+    own = [t for i, t in enumerate(tokens) if reading.of[i] not in form] if form else tokens
+    similar = similarity(matcher, own, caches) if domain else {}
     ranked = rank(matcher, present, similar, caches) if domain else ()
-    told = told_hits(hits, reading)
+    told = told_hits(hits, reading, form)
     units = figure_units(told, reading, matcher.figures, _NUMBERS)
     subjects = frozenset(_implied(matcher, told, reading, features)) - units
     # What search ranks: the targets the text's subjects make candidates, weighed by them alone
@@ -341,9 +345,13 @@ TITLE_WORDS = 14
 
 def _title(matcher: Matcher, prose: str, lang: str | None, caches: Caches) -> frozenset[str]:
     """The concepts of the text's title line (and those they imply), if it has one; an environment line ("RTX 4090
-    24GB, 32GB RAM") is none."""
+    24GB, 32GB RAM") is none, and a title may follow one ("Setup: RTX 4090 24GB\nPretrained LoRA bug\n...")."""
     head, _, body = prose.strip().partition("\n")
-    if not body.strip() or len(head.split()) > TITLE_WORDS or spec_line(head, matcher.sentences.wrapping):
+    wrapping = matcher.sentences.wrapping
+    while body.strip() and spec_line(head, wrapping):
+        head, _, body = body.strip().partition("\n")
+    head = title_tag(head, wrapping)[1]  # "[Question] ...", "Need help: ...": the tag tells the post's kind
+    if not body.strip() or len(head.split()) > TITLE_WORDS or spec_line(head, wrapping):
         return frozenset()
     _, tokens = matcher.analyzer.tokens(head, lang, c=caches)
     return frozenset(implied({h.concept for h in matcher.lexicon.spot(tokens, lang, caches)}, matcher.implies))

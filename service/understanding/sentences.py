@@ -27,7 +27,7 @@ from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
 from .sentence_reader import Language, SentenceReader, markers
-from .wrapped import spec_line, update_line
+from .wrapped import QUESTION, SOLVED, spec_line, title_tag, update_line
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
 # inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
@@ -160,9 +160,15 @@ def read_sentences(
     clauses: list[list[list[str]]] = []
     words: list[list[str]] = []
     seen: list[str] = []
+    tag = ""  # the kind of the title's tag ("[Solved] OOM at step 3"; `wrapped.title_tag`): not read as its words
     for text in split_sentences(prose[: limits.tokens * 64], reader):
         if len(seen) >= SCAN * limits.tokens:
             break
+        if not texts:
+            kind, text = title_tag(text, reader.wrapping)
+            tag = kind or tag
+            if not text.strip():
+                continue
         texts.append(text)
         clauses.append([split_tokens(normalize(part)) for part in _CLAUSE.split(text)])
         words.append([w for part in clauses[-1] for w in part])
@@ -196,6 +202,9 @@ def read_sentences(
                                   spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping),
                                   routine=bool(routine) and _in_routine(texts[k], routine)))
     past, reaching, asking, aside, settled = _status(tokens, sentences, language)
+    if tag and 0 in chosen and sentences:  # a solved title's events are past; a question's title asks
+        past = past | frozenset(range(sentences[0].start, sentences[0].end)) if tag == SOLVED else past
+        asking[0] = asking[0] or tag == QUESTION
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
     elided = frozenset(i for i, t in enumerate(tokens) if t.text in language.elided) if language.elided else frozenset()

@@ -17,8 +17,8 @@ often in English whatever the user writes.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
 from ..content.sentence_models import SentenceMarkers
 from .normalize import normalize, split_tokens
@@ -50,6 +50,7 @@ class Wrapping:
     salutations: frozenset[str] = frozenset()
     updates: frozenset[str] = frozenset()  # what opens an update line ("edit", "update", "수정")
     routine: frozenset[str] = frozenset()  # the headings of the form's routine: reproduction steps, environment
+    tags: Mapping[str, str] = field(default_factory=dict)  # a title's tag -> its kind: HELP, SOLVED or QUESTION
 
 
 def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
@@ -59,7 +60,10 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
     salutations: set[str] = set()
     updates: set[str] = set()
     routine: set[str] = set()
+    tags: dict[str, str] = {}
     for m in markers:
+        for kind, words in ((HELP, m.help_titles), (SOLVED, m.solved_titles), (QUESTION, m.question_titles)):
+            tags.update((_key(w), kind) for w in words)
         routine.update(_key(h) for h in m.routine_headings)
         updates.update(_key(k) for k in m.updates)
         headings.update(_key(h) for h in m.headings)
@@ -67,10 +71,16 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
         keys.update(_key(k) for k in m.spec_keys)
         salutations.update(_key(k) for k in m.salutations)
     return Wrapping(frozenset(headings), frozenset(expected), frozenset(keys), frozenset(salutations),
-                    frozenset(updates), frozenset(routine))
+                    frozenset(updates), frozenset(routine), tags)
 
 
 NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
+HELP, SOLVED, QUESTION = "help", "solved", "question"  # the kinds of a title's tag
+# A title's tag: bracketed at its start or its end ("[Solved] OOM at step 3", "OOM at step 3 (solved)"), or a few
+# words before a colon at its start ("Help: ...", "Résolu : ...").
+_BRACKETED = re.compile(r"^\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*"
+                        r"|\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*$")
+_COLON = re.compile(r"^\s*([^:\uff1a]{1,30}?)\s*[:\uff1a]\s+")
 
 
 def _key(text: str) -> str:
@@ -96,6 +106,11 @@ def _salutation(line: str, wrapping: Wrapping) -> bool:
                                for n in range(len(words), max(0, len(words) - SALUTED) - 1, -1) if n)
 
 
+def _helpless(line: str, wrapping: Wrapping) -> bool:
+    """A line that only asks for help ("Need help", "Help pls!", "[Help]"): it tells nothing of the post."""
+    return bool(wrapping.tags) and line.strip() != "" and title_tag(line, wrapping) == (HELP, "")
+
+
 def _signed(lines: list[str], i: int) -> bool:
     """Lines from `i` on are a name under a sign-off: a line or two of a few words, no figure."""
     rest = [line for line in lines[i:] if line.strip()]
@@ -106,7 +121,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     """The text without its template's headings, the section under an expected-behaviour heading (up to the next
     heading or blank line), its fence lines, the quote a reply opens with (unless nothing follows it; a log's line
     quoted stays: `pasted`), an ordered list's numbers, its greeting
-    and thank-you lines, and the name under a sign-off.
+    and thank-you lines, a line that only asks for help ("Need help") and the name under a sign-off.
 
     >>> w = Wrapping(frozenset({"describe the bug", "logs"}), frozenset({"expected behavior"}), frozenset())
     >>> unwrap("### Describe the bug\\nOOM at step 2\\n### Expected behavior\\nIt should train.\\n\\n### Logs\\n```\\n"
@@ -126,7 +141,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     out: list[str] = []
     expected = told = False
     for i, (line, q) in enumerate(zip(lines, quoted, strict=True)):
-        if wrapping.salutations and _salutation(line, wrapping):
+        if (wrapping.salutations and _salutation(line, wrapping)) or _helpless(line, wrapping):
             if out and _signed(lines, i + 1):
                 break
             continue
@@ -212,3 +227,27 @@ def update_line(text: str, wrapping: Wrapping) -> bool:
         return False
     words = _key(head).split()
     return bool(words) and " ".join(w for w in words if not w.isdigit()) in wrapping.updates
+
+
+def title_tag(line: str, wrapping: Wrapping) -> tuple[str, str]:
+    """The kind of a title's tag (`HELP`, `SOLVED`, `QUESTION`, or "" for none) and the line without it: the whole
+    line ("Need help", "Help pls!"), a bracketed tag at its start or end ("[Solved] OOM at step 3", "OOM (resolvido)")
+    or a few words before a colon ("Ayuda: ...").
+
+    >>> w = Wrapping(frozenset(), frozenset(), frozenset(), tags={"need help": HELP, "solved": SOLVED})
+    >>> title_tag("Need help!!", w), title_tag("[SOLVED] OOM at step 3", w), title_tag("OOM at step 3", w)
+    (('help', ''), ('solved', 'OOM at step 3'), ('', 'OOM at step 3'))
+    """
+    if not wrapping.tags or len(line) > MAX_SPEC:
+        return "", line
+    kinds = wrapping.tags
+    whole = kinds.get(_key(line))
+    if whole is not None:
+        return whole, ""
+    for pattern in (_BRACKETED, _COLON):
+        m = pattern.search(line)
+        if m is not None:
+            kind = kinds.get(_key(next((g for g in m.groups() if g), "")))
+            if kind is not None:
+                return kind, (line[: m.start()] + " " + line[m.end():]).strip()
+    return "", line

@@ -1,0 +1,151 @@
+"""A post's title tags and the lines around its question (issue 12, session 8): "Need help" and "Help pls" above a
+post ask for nothing of their own, "[Solved] OOM at step 2" tells a past failure, "[Question] ..." asks; a template's
+headings, its environment lines and an update that says the problem goes on are no sentences of the post, so the
+question a template holds keeps its search hit; a finished progress bar ("Loading checkpoint shards: 100% 3/3") is no
+phase of the failure (`wrapped.title_tag`, `gate.asked`, `gate.told_hits`, `logs`). Probes written as forum users write,
+in six languages; `bench/wrappers.py` counts the same over every right item of our sets."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from remedy.content.sentence_models import SentenceMarkers
+from remedy.understanding.wrapped import HELP, QUESTION, SOLVED, compile_wrapping, title_tag
+from tests.understanding.probes import answered_symptom, diagnose, hit_ids, search
+from tests.understanding.test_wrappers import CRASH, SAMPLING, SYSTEM, TEMPLATE
+
+LANGS = tuple(CRASH)
+# Questions of the guide as users type them, with no question mark (a query is its own question; a post's sentence
+# that asks nothing is no question): where a setting is, and which models are risky without GC.
+QUESTIONS = {
+    "en": ("where do I change gradient checkpointing", "which models are the riskiest to train without GC"),
+    "es": ("donde se cambia el gradient checkpointing", "qué modelos son más peligrosos con el GC desactivado"),
+    "pt": ("onde eu mudo o gradient checkpointing", "quais modelos são mais arriscados sem GC"),
+    "fr": ("où on change le gradient checkpointing", "quels modèles sont les plus risqués sans GC"),
+    "de": ("wo stellt man gradient checkpointing um", "welche Modelle sind ohne GC am riskantesten"),
+    "ko": ("gradient checkpointing 어디서 바꿔요", "GC 끄면 제일 위험한 모델이 뭐예요"),
+}
+HELPS = {  # a line that only asks for help, a few wordings per language
+    "en": ("Need help", "Help pls!", "Please help"), "es": ("Necesito ayuda", "Ayuda porfa"),
+    "pt": ("Preciso de ajuda", "Socorro"), "fr": ("Besoin d'aide", "Au secours"),
+    "de": ("Brauche Hilfe", "Hilfe bitte"), "ko": ("도와주세요", "도움 요청"),
+}
+QUESTION_TAGS = {"en": "[Question]", "es": "[Pregunta]", "pt": "[Dúvida]", "fr": "[Question]", "de": "[Frage]",
+                 "ko": "[질문]"}
+# A solved report: the OOM in its title is past, the fix told under it.
+SOLVED_TITLES = {
+    "en": ("[Solved] OOM at step 2 on my flux lora", "OOM at step 2 on my flux lora (solved)"),
+    "es": ("[Resuelto] OOM en el paso 2 con mi lora de flux", "Solucionado: OOM en el paso 2 con mi lora de flux"),
+    "pt": ("[Resolvido] OOM no passo 2 na minha lora de flux", "OOM no passo 2 na minha lora de flux [RESOLVIDO]"),
+    "fr": ("[Résolu] OOM à l'étape 2 sur mon lora flux", "Résolu : OOM à l'étape 2 sur mon lora flux"),
+    "de": ("[Gelöst] OOM bei Schritt 2 mit meiner Flux LoRA", "OOM bei Schritt 2 mit meiner Flux LoRA [erledigt]"),
+    "ko": ("[해결] flux 로라 2 스텝에서 OOM", "flux 로라 2 스텝에서 OOM (해결됨)"),
+}
+FIXED = {
+    "en": "Turning on gradient checkpointing fixed it, thanks.",
+    "es": "Activar el gradient checkpointing lo arregló, gracias.",
+    "pt": "Ligar o gradient checkpointing resolveu, valeu.",
+    "fr": "Activer le gradient checkpointing a réglé le problème, merci.",
+    "de": "Gradient Checkpointing einschalten hat es behoben, danke.",
+    "ko": "gradient checkpointing 켜니까 해결됐어요 감사합니다.",
+}
+EDITS = {"en": "EDIT: still happens", "es": "EDITO: sigue pasando", "pt": "EDIT: continua acontecendo",
+         "fr": "EDIT : toujours pareil", "de": "EDIT: passiert immer noch", "ko": "수정: 아직도 그래요"}
+JOB_STEP = {"en": "1. Start the job with my config", "es": "1. Lanzo el entrenamiento con mi config",
+            "pt": "1. Inicio o treino com a minha config", "fr": "1. Je lance l'entraînement avec ma config",
+            "de": "1. Training mit meiner Config starten", "ko": "1. 제 설정으로 학습 시작"}
+TQDM = "Loading checkpoint shards: 100%|██████████| 3/3 [00:02<00:00,  1.10it/s]"
+
+
+def template(lang: str, body: str, step: str = "1. ...") -> str:
+    describe, reproduce, _, _, system = TEMPLATE[lang]
+    return f"{describe}\n{body}\n\n{reproduce}\n{step}\n\n{system}\n{SYSTEM}"
+
+
+def top_hit(client: TestClient, lang: str, text: str) -> str | None:
+    ids = hit_ids(search(client, lang, text))
+    return ids[0] if ids else None
+
+
+def symptom_and_step(client: TestClient, lang: str, text: str) -> tuple[object, object]:
+    answer = diagnose(client, lang, text)
+    context = answer.get("context") or {}
+    assert isinstance(context, dict)
+    return answered_symptom(answer), context.get("step")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_question_in_a_template_keeps_its_search_hit(client: TestClient, lang: str) -> None:
+    """The template's headings, its empty steps and its environment lines ask nothing and tell nothing: the one
+    sentence under "Describe the bug" is the post's question, answered as the bare query is."""
+    for question in QUESTIONS[lang]:
+        bare = top_hit(client, lang, question)
+        assert bare in ("where-to-change", "risk-table"), question
+        assert top_hit(client, lang, template(lang, question)) == bare, question
+        assert top_hit(client, lang, f"{question}\n\n{EDITS[lang]}") == bare, question
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_help_line_above_a_post_asks_nothing_of_its_own(client: TestClient, lang: str) -> None:
+    """ "Need help" as a title, or as a tag before a colon, is the post's kind: the question and the crash under it
+    are read as they are bare (the crash's step too)."""
+    crash = symptom_and_step(client, lang, CRASH[lang])
+    assert crash == ("oom-early-steps", 2)
+    for help_line in HELPS[lang]:
+        for question in QUESTIONS[lang]:
+            assert top_hit(client, lang, f"{help_line}\n{question}") == top_hit(client, lang, question), help_line
+        assert symptom_and_step(client, lang, f"{help_line}\n{CRASH[lang]}") == crash, help_line
+        assert symptom_and_step(client, lang, f"{help_line.rstrip('!')}: {CRASH[lang]}") == crash, help_line
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_question_tag_is_no_content(client: TestClient, lang: str) -> None:
+    question = QUESTIONS[lang][0]
+    tagged = f"{QUESTION_TAGS[lang]} {question}\nflux lora, batch 1"
+    assert top_hit(client, lang, tagged) == top_hit(client, lang, question) == "where-to-change"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_solved_title_tells_a_past_failure(client: TestClient, lang: str) -> None:
+    """ "[Solved] OOM at step 2 ..." and its fix under it: the OOM is over, no plan for it."""
+    for title in SOLVED_TITLES[lang]:
+        text = f"{title}\n{FIXED[lang]}"
+        answer = diagnose(client, lang, text)
+        assert answered_symptom(answer) is None, text
+        assert answer["match"] == "none", text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_finished_bar_is_no_phase_of_the_failure(client: TestClient, lang: str) -> None:
+    """A loading bar that reached its total, pasted under a sampling OOM, tells no loading phase: the words tell."""
+    answer = diagnose(client, lang, f"{SAMPLING[lang]}\n{TQDM}")
+    context = answer.get("context") or {}
+    assert isinstance(context, dict)
+    assert (answered_symptom(answer), context.get("phase")) == ("oom-during-sampling", "sampling")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_job_step_and_the_machine_in_a_template_keep_the_gc_state(client: TestClient, lang: str) -> None:
+    """ "1. Start the job with my config" and "- GPU: RTX 3090 24GB" in one template: the GC state told stays."""
+    answer = diagnose(client, lang, template(lang, SAMPLING[lang], JOB_STEP[lang]))
+    context = answer.get("context") or {}
+    assert isinstance(context, dict)
+    assert (answered_symptom(answer), context.get("gradient_checkpointing")) == ("oom-during-sampling", True)
+
+
+TAGS = compile_wrapping([SentenceMarkers(help_titles=("need help", "help"), solved_titles=("solved", "résolu", "해결"),
+                                         question_titles=("question",))])
+
+
+@pytest.mark.parametrize(("line", "tagged"), [
+    ("Need help", (HELP, "")), ("HELP!!", (HELP, "")), ("Help: OOM at step 2", (HELP, "OOM at step 2")),
+    ("[SOLVED] OOM at step 2", (SOLVED, "OOM at step 2")), ("OOM at step 2 (solved)", (SOLVED, "OOM at step 2")),
+    ("Résolu : OOM à l'étape 2", (SOLVED, "OOM à l'étape 2")), ("[해결] 2 스텝에서 OOM", (SOLVED, "2 스텝에서 OOM")),
+    ("[Question] where is GC set", (QUESTION, "where is GC set")),
+    ("OOM at step 2 (batch 1)", ("", "OOM at step 2 (batch 1)")),
+    ("Error: CUDA out of memory", ("", "Error: CUDA out of memory")),
+    ("help with GC settings", ("", "help with GC settings")),
+])
+def test_title_tag(line: str, tagged: tuple[str, str]) -> None:
+    assert title_tag(line, TAGS) == tagged
