@@ -350,7 +350,7 @@ def _title(matcher: Matcher, prose: str, lang: str | None, caches: Caches) -> fr
     wrapping = matcher.sentences.wrapping
     while body.strip() and spec_line(head, wrapping):
         head, _, body = body.strip().partition("\n")
-    head = title_tag(head, wrapping)[1]  # "[Question] ...", "Need help: ...": the tag tells the post's kind
+    head = title_tag(head, wrapping)[2]  # "[Question] ...", "Need help: ...": the tag tells the post's kind
     if not body.strip() or len(head.split()) > TITLE_WORDS or spec_line(head, wrapping):
         return frozenset()
     _, tokens = matcher.analyzer.tokens(head, lang, c=caches)

@@ -27,7 +27,7 @@ from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
 from .sentence_reader import Language, SentenceReader, markers
-from .wrapped import QUESTION, SOLVED, spec_line, title_tag, update_line
+from .wrapped import QUESTION, SOLVED, spec_line, title_parts, update_line
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
 # inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
@@ -160,19 +160,18 @@ def read_sentences(
     clauses: list[list[list[str]]] = []
     words: list[list[str]] = []
     seen: list[str] = []
-    tag = ""  # the kind of the title's tag ("[Solved] OOM at step 3"; `wrapped.title_tag`): not read as its words
-    for text in split_sentences(prose[: limits.tokens * 64], reader):
+    tag, title = "", -1  # the kind of the title's tag ("[Solved] OOM at step 3"; `wrapped.title_parts`), its text
+    for piece in split_sentences(prose[: limits.tokens * 64], reader):
         if len(seen) >= SCAN * limits.tokens:
             break
-        if not texts:
-            kind, text = title_tag(text, reader.wrapping)
-            tag = kind or tag
-            if not text.strip():
-                continue
-        texts.append(text)
-        clauses.append([split_tokens(normalize(part)) for part in _CLAUSE.split(text)])
-        words.append([w for part in clauses[-1] for w in part])
-        seen.extend(words[-1])
+        kind, pieces = title_parts(piece, reader.wrapping) if not texts else ("", (piece,))
+        if kind:
+            tag, title = kind, len(texts) + len(pieces) - 1
+        for text in pieces:
+            texts.append(text)
+            clauses.append([split_tokens(normalize(part)) for part in _CLAUSE.split(text)])
+            words.append([w for part in clauses[-1] for w in part])
+            seen.extend(words[-1])
     lang = analyzer.detect_language(split_tokens(normalize(lead))[: SCAN * limits.tokens] if lead else seen, hint)
     language = reader.language(lang)
     join_separable(analyzer.profiles.get(lang or ""), texts, clauses, words)
@@ -180,6 +179,7 @@ def read_sentences(
     tokens: list[Token] = []
     sentences: list[Sentence] = []
     corrections = limits.corrections
+    titled = -1  # the title's sentence
     for k in sorted(chosen):
         start = len(tokens)
         ends = []
@@ -197,14 +197,14 @@ def read_sentences(
             continue
         marked = "?" in texts[k] or "\uff1f" in texts[k]
         question, setting = marked or _ends_asking(words[k], language), setting_line(texts[k])
-        wrapping = reader.wrapping
+        wrapping, titled = reader.wrapping, len(sentences) if k == title else titled
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting,
                                   spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping),
                                   routine=bool(routine) and _in_routine(texts[k], routine)))
     past, reaching, asking, aside, settled = _status(tokens, sentences, language)
-    if tag and 0 in chosen and sentences:  # a solved title's events are past; a question's title asks
-        past = past | frozenset(range(sentences[0].start, sentences[0].end)) if tag == SOLVED else past
-        asking[0] = asking[0] or tag == QUESTION
+    if 0 <= titled < len(sentences):  # a solved title's events are past; a question's title asks
+        past = past | frozenset(range(sentences[titled].start, sentences[titled].end)) if tag == SOLVED else past
+        asking[titled] = asking[titled] or tag == QUESTION
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
     elided = frozenset(i for i, t in enumerate(tokens) if t.text in language.elided) if language.elided else frozenset()

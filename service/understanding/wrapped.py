@@ -108,7 +108,7 @@ def _salutation(line: str, wrapping: Wrapping) -> bool:
 
 def _helpless(line: str, wrapping: Wrapping) -> bool:
     """A line that only asks for help ("Need help", "Help pls!", "[Help]"): it tells nothing of the post."""
-    return bool(wrapping.tags) and line.strip() != "" and title_tag(line, wrapping) == (HELP, "")
+    return bool(wrapping.tags) and line.strip() != "" and title_tag(line, wrapping)[::2] == (HELP, "")
 
 
 def _signed(lines: list[str], i: int) -> bool:
@@ -140,6 +140,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     keep_quotes = not any(any(c.isalpha() for c in line) for line in lines[opening:])
     out: list[str] = []
     expected = told = False
+    asking: list[int] | None = None  # the lines kept under a question's heading ("### Question"), while in one
     for i, (line, q) in enumerate(zip(lines, quoted, strict=True)):
         if (wrapping.salutations and _salutation(line, wrapping)) or _helpless(line, wrapping):
             if out and _signed(lines, i + 1):
@@ -147,7 +148,9 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
             continue
         kind = _heading(line, wrapping)
         if kind is not None:
+            _asks(out, asking)
             expected, told = kind == "expected", False
+            asking = [] if wrapping.tags.get(_key(line)) == QUESTION else None
             continue
         if expected:
             if line.strip():
@@ -157,8 +160,21 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
                 expected = False
         if (q and not keep_quotes) or _FENCE.match(line) is not None:
             continue
+        if asking and not line.strip():  # a blank line closes the question's section
+            _asks(out, asking)
+            asking = None
+        elif asking is not None and line.strip():
+            asking.append(len(out))
         out.append(_NUMBERED.sub(r"\1", line, count=1))
+    _asks(out, asking)
     return "\n".join(out)
+
+
+def _asks(out: list[str], asking: list[int] | None) -> None:
+    """A question's section (its lines in `out`) asks: with no question mark in it, its last line gets one
+    ("### Question\nwhich batch size fits 24GB" is a question however it is typed)."""
+    if asking and not any("?" in out[k] or "\uff1f" in out[k] for k in asking):
+        out[asking[-1]] = out[asking[-1]].rstrip(" .!") + "?"
 
 
 def spec_line(text: str, wrapping: Wrapping) -> bool:
@@ -229,25 +245,41 @@ def update_line(text: str, wrapping: Wrapping) -> bool:
     return bool(words) and " ".join(w for w in words if not w.isdigit()) in wrapping.updates
 
 
-def title_tag(line: str, wrapping: Wrapping) -> tuple[str, str]:
-    """The kind of a title's tag (`HELP`, `SOLVED`, `QUESTION`, or "" for none) and the line without it: the whole
-    line ("Need help", "Help pls!"), a bracketed tag at its start or end ("[Solved] OOM at step 3", "OOM (resolvido)")
-    or a few words before a colon ("Ayuda: ...").
+def title_tag(line: str, wrapping: Wrapping) -> tuple[str, str, str]:
+    """The kind of a title's tag (`HELP`, `SOLVED`, `QUESTION`, or "" for none), the tag's words and the line without
+    it: the whole line ("Need help", "Help pls!"), a bracketed tag at its start or end ("[Solved] OOM at step 3",
+    "OOM (resolvido)") or a few words before a colon ("Ayuda: ...").
 
     >>> w = Wrapping(frozenset(), frozenset(), frozenset(), tags={"need help": HELP, "solved": SOLVED})
     >>> title_tag("Need help!!", w), title_tag("[SOLVED] OOM at step 3", w), title_tag("OOM at step 3", w)
-    (('help', ''), ('solved', 'OOM at step 3'), ('', 'OOM at step 3'))
+    (('help', 'Need help!!', ''), ('solved', 'SOLVED', 'OOM at step 3'), ('', '', 'OOM at step 3'))
     """
     if not wrapping.tags or len(line) > MAX_SPEC:
-        return "", line
+        return "", "", line
     kinds = wrapping.tags
     whole = kinds.get(_key(line))
     if whole is not None:
-        return whole, ""
+        return whole, line.strip(), ""
     for pattern in (_BRACKETED, _COLON):
         m = pattern.search(line)
         if m is not None:
-            kind = kinds.get(_key(next((g for g in m.groups() if g), "")))
+            tag = next((g for g in m.groups() if g), "")
+            kind = kinds.get(_key(tag))
             if kind is not None:
-                return kind, (line[: m.start()] + " " + line[m.end():]).strip()
-    return "", line
+                return kind, tag.strip(), (line[: m.start()] + " " + line[m.end():]).strip()
+    return "", "", line
+
+
+def title_parts(line: str, wrapping: Wrapping) -> tuple[str, tuple[str, ...]]:
+    """A post's first line as the sentences to read, with its tag's kind (`title_tag`): a help or question tag is
+    no words of the post; a solved tag is a sentence of its own before the title ("Solved", as when it heads a post
+    alone), so the title after it is the second.
+
+    >>> w = Wrapping(frozenset(), frozenset(), frozenset(), tags={"help": HELP, "solved": SOLVED})
+    >>> title_parts("Help: OOM at step 3", w), title_parts("[Solved] OOM at step 3", w), title_parts("Help", w)
+    (('help', ('OOM at step 3',)), ('solved', ('Solved', 'OOM at step 3')), ('help', ()))
+    """
+    kind, tag, rest = title_tag(line, wrapping)
+    if kind == SOLVED:
+        return kind, tuple(t for t in (tag, rest) if t.strip())
+    return kind, (rest,) if rest.strip() else ()
