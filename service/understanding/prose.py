@@ -130,14 +130,23 @@ def _asks(line: str) -> bool:
 _BAR_COUNT = re.compile(r"%\|[^|\n]*\|\s*(\d{1,9})/(\d{1,9})\b")
 
 
+_TRAINING_BAR = ("steps:", "step:", "loss", "lr:", "lr=")  # a training bar's description or postfix
+
+
 def _finished_bar(line: str) -> bool:
-    """A progress bar's line that reached its total ("Loading checkpoint shards: 100%|####| 3/3 [00:02<00:00]").
+    """A progress bar's line that reached its total, not the training's ("Loading checkpoint shards: 100%|####| 3/3
+    [00:02<00:00]"; "steps: 100%|####| 1100/1100 [05:10<00:00, loss=0.152]" is the run's own end).
 
     >>> _finished_bar("Loading checkpoint shards: 100%|####| 3/3 [00:02<00:00]"), _finished_bar("steps: 2%|| 2/100")
     (True, False)
+    >>> _finished_bar("steps: 100%|####| 1100/1100 [05:10<00:00,  3.54it/s, loss=0.152]")
+    False
     """
     m = _BAR_COUNT.search(line) if "%|" in line else None
-    return m is not None and m.group(1) == m.group(2)
+    if m is None or m.group(1) != m.group(2):
+        return False
+    low = line.lower()
+    return not any(word in low for word in _TRAINING_BAR)
 
 
 def _bar_line(line: str) -> bool:

@@ -190,3 +190,28 @@ TAGS = compile_wrapping([SentenceMarkers(help_titles=("need help", "help"), solv
 ])
 def test_title_tag(line: str, tagged: tuple[str, str]) -> None:
     assert title_tag(line, TAGS)[::2] == tagged
+
+
+BATCH_FULL = {  # GC on, the memory full with a batch of 4
+    "en": "gradient_checkpointing: true and Flux still fills all 24 GB with batch 4",
+    "es": "gradient_checkpointing: true y Flux sigue llenando los 24 GB con batch 4",
+    "pt": "gradient_checkpointing: true e o Flux continua enchendo os 24 GB com batch 4",
+    "fr": "gradient_checkpointing: true et Flux remplit toujours les 24 Go avec un batch de 4",
+    "de": "gradient_checkpointing: true und Flux füllt trotzdem die 24 GB mit Batch 4",
+    "ko": "gradient_checkpointing: true인데 Flux가 배치 4로 24GB를 다 채워요",
+}
+STILL = {"en": "EDIT: still happening", "es": "EDITO: sigue pasando", "pt": "EDIT: continua passando",
+         "fr": "EDIT : ça continue", "de": "EDIT: passiert immer noch", "ko": "수정: 계속 그래요"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_update_that_it_goes_on_keeps_the_batch(client: TestClient, lang: str) -> None:
+    """ "EDITO: sigue pasando" tells that it goes on (Spanish `pasar`, Portuguese `passar`: to happen, no `paso` /
+    `passo` step), so the batch told above it is still the batch, no step."""
+    def batch_and_step(text: str) -> tuple[object, object]:
+        context = diagnose(client, lang, text).get("context") or {}
+        assert isinstance(context, dict)
+        return context.get("batch_size"), context.get("step")
+
+    assert batch_and_step(BATCH_FULL[lang]) == (4, None)
+    assert batch_and_step(f"{BATCH_FULL[lang]}\n\n{STILL[lang]}") == (4, None)
