@@ -233,7 +233,7 @@ def understand(
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
-    hits, machine, quiet = _unwrapped(matcher, reading, hits)
+    hits, machine, quiet, form = _unwrapped(matcher, reading, hits)
     hits = told_now(matcher.sentences, reading, hits)
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
@@ -250,9 +250,7 @@ def understand(
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
     domain = in_domain(present - routine_only(quiet, reading, hits), log, matcher.domain, matcher.outside)
-    # the form's lines and the updates that tell nothing new: their words weigh in no target's likeness to the post
-    form = machine | quiet | quiet_updates(matcher.sentences.rules.events, reading, hits)
-    own = [t for i, t in enumerate(tokens) if reading.of[i] not in form] if form else tokens
+    own = [t for i, t in enumerate(tokens) if reading.of[i] not in form] if form else tokens  # no word of the form
     similar = similarity(matcher, own, caches) if domain else {}
     ranked = rank(matcher, present, similar, caches) if domain else ()
     told = told_hits(hits, reading, form)
@@ -282,17 +280,20 @@ def understand(
     )
 
 
-def _unwrapped(matcher: Matcher, reading: Reading, hits: list[Hit]) -> tuple[list[Hit], frozenset[int], frozenset[int]]:
+def _unwrapped(matcher: Matcher, reading: Reading, hits: list[Hit]) -> tuple[list[Hit], frozenset[int], frozenset[int],
+                                                                             frozenset[int]]:
     """The hits without what a post's wrapping names: the specs of its environment lines, a word told only alone
     ("Solved!") inside a sentence, an update line's opener, the routine of a template's reproduction steps and
-    environment; with the machine's lines and the quiet routine lines
-    (`gate.machine_lines`, `gate.quiet_routine`)."""
+    environment; with the machine's lines, the quiet routine lines (`gate.machine_lines`, `gate.quiet_routine`) and
+    the form's lines: those and the updates that tell nothing new (`gate.quiet_updates`), whose words are no subject
+    of the post and weigh in no target's likeness to it."""
     rules = matcher.sentences.rules
     machine = machine_lines(rules.events, reading, hits)
     hits = alone(rules.alone, reading, machine_specs(rules.specs, machine, reading, hits))
     hits = updates(rules.updated, reading, hits)
     quiet = quiet_routine(rules.events, reading, hits)
-    return template_routine(rules.routine, quiet, reading, hits), machine, quiet
+    form = machine | quiet | quiet_updates(rules.events, reading, hits)
+    return template_routine(rules.routine, quiet, reading, hits), machine, quiet, form
 
 
 def _topic_subjects(content: Content, targets: tuple[Target, ...]) -> frozenset[str]:

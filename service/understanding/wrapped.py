@@ -228,6 +228,12 @@ def routine_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
     return frozenset(out - told - {""})
 
 
+def in_routine(text: str, routine: frozenset[str]) -> bool:
+    """A sentence that is a routine line of the template (`routine_lines`), or part of one."""
+    key = _key(text)
+    return bool(key) and any(key in line for line in routine)
+
+
 UPDATE_HEAD = 24  # characters before the colon of an update line's opener at most ("EDIT 2:", "Nachtrag:")
 
 
