@@ -76,6 +76,7 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
 
 NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
 HELP, SOLVED, QUESTION = "help", "solved", "question"  # the kinds of a title's tag
+MAX_TAG = 48  # characters of a line that is a tag alone at most ("Need help!!", "도움 부탁드립니다")
 # A title's tag: bracketed at its start or its end ("[Solved] OOM at step 3", "OOM at step 3 (solved)"), or a few
 # words before a colon at its start ("Help: ...", "Résolu : ...").
 _BRACKETED = re.compile(r"^\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*"
@@ -263,11 +264,11 @@ def title_tag(line: str, wrapping: Wrapping) -> tuple[str, str, str]:
     if not wrapping.tags or len(line) > MAX_SPEC:
         return "", "", line
     kinds = wrapping.tags
-    whole = kinds.get(_key(line))
+    whole = kinds.get(_key(line)) if len(line) <= MAX_TAG else None
     if whole is not None:
         return whole, line.strip(), ""
-    for pattern in (_BRACKETED, _COLON):
-        m = pattern.search(line)
+    for pattern, marks in ((_BRACKETED, "[(\u3010"), (_COLON, ":\uff1a")):
+        m = pattern.search(line) if any(c in line for c in marks) else None
         if m is not None:
             tag = next((g for g in m.groups() if g), "")
             kind = kinds.get(_key(tag))
