@@ -218,11 +218,10 @@ class _Reader:
         total: int | None = None
         rate: float | None = None
         train_total: int | None = None
-        in_baseline = False  # baseline samples started and no training step seen since
+        in_baseline = ended = False  # baseline samples started, no training step since; the last phase's bar ended
         sampling_baseline = False  # the last sampling seen was the baseline one
         at_fail: dict[str, tuple[_Key, str | None, bool]] = {}
         progress_first: _Key | None = None
-        ended = False  # the last phase is a bar's that reached its total: over, unless a failure came in it
         for key, kind, payload in self.events:
             if kind == BARE:
                 if phase not in (None, "training") or (train_total is not None and payload[1] != train_total):
@@ -245,6 +244,7 @@ class _Reader:
             elif kind == FAIL:
                 at_fail[payload] = (key, phase, sampling_baseline)
 
+        phase = None if ended else phase  # a finished bar ("shards: 100% 3/3") is no phase, but a failure's is
         gpu = [at_fail[s] for s in GPU_OOM if s in at_fail]
         other = [(at_fail[s], s) for s in OTHER_FAILURE if s in at_fail]
         gpu_oom = bool(gpu)
@@ -253,8 +253,6 @@ class _Reader:
             _, phase, sampling_baseline = max(gpu)
         elif other:
             (_, phase, sampling_baseline), not_gpu_oom = max(other)
-        elif ended:
-            phase = None  # a finished bar, no failure ("Loading checkpoint shards: 100% 3/3"): the text's words tell
 
         if progress_first is not None and step is not None and total is not None:
             self.signal("progress", progress_first, step=step, total=total)

@@ -75,7 +75,7 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
 
 
 NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
-HELP, SOLVED, QUESTION = "help", "solved", "question"  # the kinds of a title's tag
+HELP, SOLVED, QUESTION = "help-title", "solved-title", "question-title"  # the kinds of a title's tag
 MAX_TAG = 48  # characters of a line that is a tag alone at most ("Need help!!", "도움 부탁드립니다")
 # A title's tag: bracketed at its start or its end ("[Solved] OOM at step 3", "OOM at step 3 (solved)"), or a few
 # words before a colon at its start ("Help: ...", "Résolu : ...").
@@ -259,7 +259,7 @@ def title_tag(line: str, wrapping: Wrapping) -> tuple[str, str, str]:
 
     >>> w = Wrapping(frozenset(), frozenset(), frozenset(), tags={"need help": HELP, "solved": SOLVED})
     >>> title_tag("Need help!!", w), title_tag("[SOLVED] OOM at step 3", w), title_tag("OOM at step 3", w)
-    (('help', 'Need help!!', ''), ('solved', 'SOLVED', 'OOM at step 3'), ('', '', 'OOM at step 3'))
+    (('help-title', 'Need help!!', ''), ('solved-title', 'SOLVED', 'OOM at step 3'), ('', '', 'OOM at step 3'))
     """
     if not wrapping.tags or len(line) > MAX_SPEC:
         return "", "", line
@@ -284,7 +284,7 @@ def title_parts(line: str, wrapping: Wrapping) -> tuple[str, tuple[str, ...]]:
 
     >>> w = Wrapping(frozenset(), frozenset(), frozenset(), tags={"help": HELP, "solved": SOLVED})
     >>> title_parts("Help: OOM at step 3", w), title_parts("[Solved] OOM at step 3", w), title_parts("Help", w)
-    (('help', ('OOM at step 3',)), ('solved', ('Solved', 'OOM at step 3')), ('help', ()))
+    (('help-title', ('OOM at step 3',)), ('solved-title', ('Solved', 'OOM at step 3')), ('help-title', ()))
     """
     kind, tag, rest = title_tag(line, wrapping)
     if kind == SOLVED:
