@@ -47,6 +47,9 @@ class SentenceMarkers(BaseModel):
       "Best regards,"): no sentence of the post (a name under a sign-off neither);
     - `updates`: what opens an update line ("EDIT:", "Update:", "수정:"): the post's problem goes on, so its "still"
       tells no failure despite a setting;
+    - `help_titles`, `solved_titles`, `question_titles`: the tags a post's title opens or closes with ("Need help",
+      "[Solved]", "[Question]", "Ayuda:"), which tell the post's kind, not its content: a line of its own that only
+      asks for help is no sentence of the post, a solved title's events are past, a question's title asks;
     - `spec_keys`: the keys of an environment line ("GPU: RTX 3090 24GB", "RAM: 32GB", "OS: Windows 11"): the line
       lists the machine, it tells nothing of the failure.
     """
@@ -75,6 +78,9 @@ class SentenceMarkers(BaseModel):
     spec_keys: tuple[Marker, ...] = ()
     salutations: tuple[Marker, ...] = ()
     updates: tuple[Marker, ...] = ()
+    help_titles: tuple[Marker, ...] = ()
+    solved_titles: tuple[Marker, ...] = ()
+    question_titles: tuple[Marker, ...] = ()
 
 
 class Subject(BaseModel):

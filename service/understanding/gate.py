@@ -147,13 +147,16 @@ def opening(hits: list[Hit], reading: Reading, implies: Implies, titled: bool, p
     return frozenset(implied((h.concept for h in hits if reading.sentence_of(h.start) == k), implies))
 
 
-def told_hits(hits: list[Hit], reading: Reading) -> list[Hit]:
+def told_hits(hits: list[Hit], reading: Reading, form: Collection[int] = ()) -> list[Hit]:
     """The hits a text tells as what it is about (`answers.answer_search` grounds its hits on their concepts): those
     of a question, and those told as the present state, outside a pasted setting line and outside a side question when
     another sentence tells something ("btw, is there a cheaper GPU?"; an "also" in a statement is no side remark:
     "GC is on, low_vram also, and it still OOMs"). What is told only as past or as settled ("the OOM I had last week",
-    "bug solved") is the story, not what is asked."""
+    "bug solved") is the story, not what is asked; nor is what the `form` sentences name (a template's quiet routine
+    lines and the machine's: "- GPU: RTX 3090 24GB" is no question on the card)."""
     sentences = reading.sentences
+    if form:
+        hits = [h for h in hits if reading.sentence_of(h.start) not in form]
     asides = {k for k, s in enumerate(sentences) if s.aside and s.question}
     if asides and all(reading.sentence_of(h.start) in asides for h in hits):
         asides = set()  # a text that is only a side remark is what it asks
@@ -258,10 +261,14 @@ def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWo
     sentences = reading.sentences
     by_sentence: dict[int, set[str]] = {k: set() for k, s in enumerate(sentences) if s.question and not s.setting}
     by_sentence.update((reading.sentence_of(h.start), set()) for h in told if h.concept in wording.asking)
+    # the post's own sentences: a template's routine lines and the machine's are the form's ("- GPU: RTX 3090 24GB"),
+    # an update line that asks nothing says the problem goes on ("EDIT: still happens")
+    own = [s for s in sentences if not (s.spec or s.routine or (s.update and not s.question))]
+    words = sum(s.end - s.start for s in own)
     if not by_sentence:
         # a post of several sentences, or one long run-on sentence, that asks nothing; a short query is its own question
-        post = bool(wording.post_words) and len(reading.tokens) >= wording.post_words
-        return ASKS_NOTHING if len(sentences) > 1 or post else ""
+        post = bool(wording.post_words) and words >= wording.post_words
+        return ASKS_NOTHING if len(own) > 1 or post else ""
     for h in told:
         k = reading.sentence_of(h.start)
         if k in by_sentence:
@@ -286,7 +293,7 @@ def asked(told: list[Hit], reading: Reading, implies: Implies, wording: SearchWo
             asks = ASKS_ELSEWHERE
     if asks:
         return asks
-    return ASKS_STORY if wording.post_words and len(reading.tokens) >= wording.post_words else ""
+    return ASKS_STORY if wording.post_words and words >= wording.post_words else ""
 
 
 def machine_lines(events: Iterable[str], reading: Reading, hits: list[Hit]) -> frozenset[int]:
@@ -314,6 +321,13 @@ def template_routine(routine: Iterable[str], quiet: frozenset[int], reading: Rea
     into the line from the one before ("... aborting training" + "Start the job" is no "training start"): a hit that
     ends in it is its."""
     return _without(routine, quiet, reading, hits, ending=True)
+
+
+def quiet_updates(events: Iterable[str], reading: Reading, hits: list[Hit]) -> frozenset[int]:
+    """The update lines (`Sentence.update`) that tell no event and ask nothing: "EDIT: still happens", "Edit: tried
+    again, same thing" say the post's problem goes on, no new subject ("EDIT: now it OOMs at step 3" tells one)."""
+    marked = [k for k, s in enumerate(reading.sentences) if s.update and not s.question]
+    return _eventless(events, reading, hits, marked)
 
 
 def _eventless(events: Iterable[str], reading: Reading, hits: list[Hit], marked: list[int]) -> frozenset[int]:

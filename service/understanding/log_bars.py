@@ -196,6 +196,8 @@ def read_bar(r: _Reader, offset: int, line: str, head: str, kind: str) -> None:
     elif kind != "other":
         label = clip(head.rsplit("|", 1)[-1].rstrip(": "))
         r.phase(key, kind, label)
+        if nums is not None and int(nums.group(1)) == int(nums.group(2)):
+            r.ended.add(key)
 
 
 def seconds_per_step(line: str, at: int = 0) -> float | None:

@@ -137,6 +137,7 @@ class _Reader:
         self.processes: dict[tuple[str, float], float] = {}
         self.oom_lines: list[int] = []  # start of each line holding a GPU OOM, in the lowered non-bar text
         self.markers: list[tuple[_Key, str, dict[str, Any]]] = []  # caching / loading / saving markers
+        self.ended: set[_Key] = set()  # the phases of bars that reached their total ("3/3 [00:02<00:00]")
 
     # -- recording
 
@@ -217,7 +218,7 @@ class _Reader:
         total: int | None = None
         rate: float | None = None
         train_total: int | None = None
-        in_baseline = False  # baseline samples started and no training step seen since
+        in_baseline = ended = False  # baseline samples started, no training step since; the last phase's bar ended
         sampling_baseline = False  # the last sampling seen was the baseline one
         at_fail: dict[str, tuple[_Key, str | None, bool]] = {}
         progress_first: _Key | None = None
@@ -228,6 +229,7 @@ class _Reader:
                 if done or phase not in (None, "training") or (train_total is not None and payload[1] != train_total):
                     continue
                 kind = TRAIN
+            ended = kind == PHASE and key in self.ended
             if kind == TRAIN:
                 phase = "training"
                 step, total, rate = payload
@@ -244,6 +246,7 @@ class _Reader:
             elif kind == FAIL:
                 at_fail[payload] = (key, phase, sampling_baseline)
 
+        phase = None if ended else phase  # a finished bar ("shards: 100% 3/3") is no phase, but a failure's is
         gpu = [at_fail[s] for s in GPU_OOM if s in at_fail]
         other = [(at_fail[s], s) for s in OTHER_FAILURE if s in at_fail]
         gpu_oom = bool(gpu)

@@ -6,7 +6,7 @@ text (engine layer): same text, same knowledge, same answer. What it remembers b
 
   read log (`logs.read_log`, with `prose.split_text` for the user's own words) -> sentences (`sentences`: split,
   the token budget filled by sentence, each analysed: `normalize`, `analysis.Analyzer.read`) -> spot concepts
-  (`lexicon.Lexicon.spot`) -> gate the hits (`gate`: avoided; `sentences.told_now`: past, hypothetical, denied;
+  (`lexicon.Lexicon.spot`) -> gate the hits (`gate`: avoided; `told.told_now`: past, hypothetical, denied;
   `gate.side_remarks`; `subject`: a slowness or a bad result told of something else than the training) -> extract
   stated context (`extract.stated_context`, `prose.counter_step`, `prose.pasted_arch`) -> build features
   (`features`) -> gate (`gate`: outside, domain) -> rank (`rank`) -> outcome (`outcome`, called by the answers).
@@ -39,6 +39,7 @@ from .gate import (
     opening,
     outside_phrases,
     quiet_routine,
+    quiet_updates,
     routine_only,
     side_remarks,
     spilled,
@@ -58,9 +59,11 @@ from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
 from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
-from .sentences import Reading, near_the_failure, read_sentences, told_now
+from .sentences import Reading, read_sentences
 from .subject import of_the_training
-from .wrapped import routine_lines, spec_line
+from .titles import title_concepts, title_vetoes
+from .told import near_the_failure, told_now
+from .wrapped import routine_lines
 
 __all__ = [
     "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
@@ -242,7 +245,7 @@ def understand(
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
-    hits, machine, quiet = _unwrapped(matcher, reading, hits)
+    hits, machine, quiet, form = _unwrapped(matcher, reading, hits)
     hits = told_now(matcher.sentences, reading, hits)
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
@@ -258,19 +261,20 @@ def understand(
     features = _features(text, stated, log, families)
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
-    told = told_hits(hits, reading)
+    told = told_hits(hits, reading, form)
     units = figure_units(told, reading, matcher.figures, _NUMBERS)
     subjects = frozenset(_implied(matcher, told, reading, features)) - units
-    title = _title(matcher, parts.prose, lang, caches) if matcher.title_vetoes else frozenset()
+    title = title_concepts(matcher, parts.prose, lang, caches) if matcher.title_vetoes else frozenset()
     topic = title | opening(hits, reading, matcher.implies, bool(title), matcher.asking.post_words)  # `topic_titles`
     domain = in_domain(present - routine_only(quiet, reading, hits), log, matcher.domain, matcher.outside) and not (
         topic and subjects.isdisjoint(matcher.evidence) and title_veto(topic, features, matcher.topics))
-    similar = similarity(matcher, tokens, caches) if domain else {}
+    own = [t for i, t in enumerate(tokens) if reading.of[i] not in form] if form else tokens  # no word of the form
+    similar = similarity(matcher, own, caches) if domain else {}
     ranked = rank(matcher, present, similar, caches) if domain else ()
     # What search ranks: the targets the text's subjects make candidates, weighed by them alone
     about = subjects | features
     searched = ranked if about == present or not domain else rank(matcher, about, similar, caches)
-    if searched and title and title_veto(title, features, matcher.outside, _title_vetoes(matcher, subjects)):
+    if searched and title and title_veto(title, features, matcher.outside, title_vetoes(matcher, subjects)):
         searched = ()
     return Understanding(
         lang=lang,
@@ -289,17 +293,20 @@ def understand(
     )
 
 
-def _unwrapped(matcher: Matcher, reading: Reading, hits: list[Hit]) -> tuple[list[Hit], frozenset[int], frozenset[int]]:
+def _unwrapped(matcher: Matcher, reading: Reading, hits: list[Hit]) -> tuple[list[Hit], frozenset[int], frozenset[int],
+                                                                             frozenset[int]]:
     """The hits without what a post's wrapping names: the specs of its environment lines, a word told only alone
     ("Solved!") inside a sentence, an update line's opener, the routine of a template's reproduction steps and
-    environment; with the machine's lines and the quiet routine lines
-    (`gate.machine_lines`, `gate.quiet_routine`)."""
+    environment; with the machine's lines, the quiet routine lines (`gate.machine_lines`, `gate.quiet_routine`) and
+    the form's lines: those and the updates that tell nothing new (`gate.quiet_updates`), whose words are no subject
+    of the post and weigh in no target's likeness to it."""
     rules = matcher.sentences.rules
     machine = machine_lines(rules.events, reading, hits)
     hits = alone(rules.alone, reading, machine_specs(rules.specs, machine, reading, hits))
     hits = updates(rules.updated, reading, hits)
     quiet = quiet_routine(rules.events, reading, hits)
-    return template_routine(rules.routine, quiet, reading, hits), machine, quiet
+    form = machine | quiet | quiet_updates(rules.events, reading, hits)
+    return template_routine(rules.routine, quiet, reading, hits), machine, quiet, form
 
 
 def _topic_subjects(content: Content, targets: tuple[Target, ...]) -> frozenset[str]:
@@ -346,28 +353,6 @@ def _stated(
     # one copy of the frozen `Stated` for every change (each `replace` costs its `__init__`)
     changes = {"step": step, **pasted.values} if step != stated.step else pasted.values
     return replace(stated, **changes) if changes else stated
-
-
-# A title line: the first line of a text of several lines, of at most this many words (an issue's title).
-TITLE_WORDS = 14
-
-
-def _title_vetoes(matcher: Matcher, subjects: frozenset[str]) -> frozenset[str]:
-    """The subjects a title line vetoes search with: not a topic the guide does not teach (`search_title_topics`)
-    where the body tells an OOM as the present state (`search_title_told`)."""
-    if subjects.isdisjoint(matcher.title_told):
-        return matcher.title_vetoes
-    return matcher.title_vetoes - matcher.title_topics
-
-
-def _title(matcher: Matcher, prose: str, lang: str | None, caches: Caches) -> frozenset[str]:
-    """The concepts of the text's title line (and those they imply), if it has one; an environment line ("RTX 4090
-    24GB, 32GB RAM") is none."""
-    head, _, body = prose.strip().partition("\n")
-    if not body.strip() or len(head.split()) > TITLE_WORDS or spec_line(head, matcher.sentences.wrapping):
-        return frozenset()
-    _, tokens = matcher.analyzer.tokens(head, lang, c=caches)
-    return frozenset(implied({h.concept for h in matcher.lexicon.spot(tokens, lang, caches)}, matcher.implies))
 
 
 def _pasted_family(matcher: Matcher, pasted: Pasted) -> str | None:

@@ -46,6 +46,12 @@ def split_text(text: str, log: LogReading, wrapping: Wrapping = NO_WRAPPING) -> 
     user's first own line."""
     text = unheeded(unwrap(text, wrapping, _is_log_line))
     pasted = looks_like_log(text)
+    if pasted and "%|" in text:
+        # Finished progress bars alone ("Loading checkpoint shards: 100%|####| 3/3 [00:02<00:00]") are the run's
+        # residue, no pasted log: the user's lines are all theirs (the log reading still reads the bars).
+        bare = "\n".join(line for line in text.split("\n") if not _finished_bar(line))
+        if bare.strip() and not looks_like_log(bare):
+            return Parts(bare, None, bool(log.signals))
     if not (pasted or log.signals):
         return Parts(text, None, False)
     # A failure named in the user's words ("- got CUDA out of memory at step 2" in a bulleted post) pastes no log: every
@@ -135,6 +141,28 @@ _LOG_START = re.compile(
 def _asks(line: str) -> bool:
     """A line that asks (a question mark, also the full-width one)."""
     return "?" in line or "\uff1f" in line
+
+
+_BAR_COUNT = re.compile(r"%\|[^|\n]*\|\s*(\d{1,9})/(\d{1,9})\b")
+
+
+_TRAINING_BAR = ("steps:", "step:", "loss", "lr:", "lr=")  # a training bar's description or postfix
+
+
+def _finished_bar(line: str) -> bool:
+    """A progress bar's line that reached its total, not the training's ("Loading checkpoint shards: 100%|####| 3/3
+    [00:02<00:00]"; "steps: 100%|####| 1100/1100 [05:10<00:00, loss=0.152]" is the run's own end).
+
+    >>> _finished_bar("Loading checkpoint shards: 100%|####| 3/3 [00:02<00:00]"), _finished_bar("steps: 2%|| 2/100")
+    (True, False)
+    >>> _finished_bar("steps: 100%|####| 1100/1100 [05:10<00:00,  3.54it/s, loss=0.152]")
+    False
+    """
+    m = _BAR_COUNT.search(line) if "%|" in line else None
+    if m is None or m.group(1) != m.group(2):
+        return False
+    low = line.lower()
+    return not any(word in low for word in _TRAINING_BAR)
 
 
 def _bar_line(line: str) -> bool:

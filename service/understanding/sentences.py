@@ -6,7 +6,7 @@ question marks, line ends, Korean endings), picks which of them fill the token b
 questions and the sentences with a symptom word first, so a long post's question at its end is never cut) and
 reads them in the text's order. Each token then knows its sentence, whether that sentence asks, and whether the
 event it tells is past (a marker's sentence, up to a marker of the present), supposed or feared, or denied (the few
-words a hypothetical or a negation reaches); `told_now` drops the events (`intents.yaml` `sentences.events`) that
+words a hypothetical or a negation reaches); `told.told_now` drops the events (`intents.yaml` `sentences.events`) that
 are not the present state.
 
 The markers are data: `knowledge/text/<lang>/profile.yaml` `sentences` (`content.sentence_models.SentenceMarkers`),
@@ -27,7 +27,7 @@ from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
 from .sentence_reader import Language, SentenceReader, markers
-from .wrapped import spec_line, update_line
+from .wrapped import QUESTION, SOLVED, in_routine, spec_line, title_parts, update_line
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
 # inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
@@ -50,6 +50,10 @@ SCAN = 2  # a long text's sentences are looked at over two budgets of words at m
 # told with its clause, "afraid that", "miedo de que", "Angst, dass": what is feared, verb last). A hypothetical
 # reaches forward only: "j'ai peur, ça plante en OOM au step 3" tells the OOM, a worry beside it.
 _REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1, "feared": 2}
+
+
+# (each sentence's text, its words per clause, its words, the words seen, (the title's tag, the title's text))
+_Split = tuple[list[str], list[list[list[str]]], list[list[str]], list[str], tuple[str, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,19 +158,7 @@ def read_sentences(
     lines of a template's routine sections, `wrapped.routine_lines`). As the analyzer does, a text is read within its
     first `tokens x 64` characters."""
     analyzer = reader.analyzer
-    # Each sentence's words, clause by clause (normalized once; a word never spans a clause end), up to `SCAN`
-    # budgets of words: a text of thousands of one-word sentences costs no more than a long post.
-    texts: list[str] = []
-    clauses: list[list[list[str]]] = []
-    words: list[list[str]] = []
-    seen: list[str] = []
-    for text in split_sentences(prose[: limits.tokens * 64], reader):
-        if len(seen) >= SCAN * limits.tokens:
-            break
-        texts.append(text)
-        clauses.append([split_tokens(normalize(part)) for part in _CLAUSE.split(text)])
-        words.append([w for part in clauses[-1] for w in part])
-        seen.extend(words[-1])
+    texts, clauses, words, seen, (tag, title) = _split(reader, prose, limits.tokens)
     lang = analyzer.detect_language(split_tokens(normalize(lead))[: SCAN * limits.tokens] if lead else seen, hint)
     language = reader.language(lang)
     join_separable(analyzer.profiles.get(lang or ""), texts, clauses, words)
@@ -174,6 +166,7 @@ def read_sentences(
     tokens: list[Token] = []
     sentences: list[Sentence] = []
     corrections = limits.corrections
+    titled = -1  # the title's sentence
     for k in sorted(chosen):
         start = len(tokens)
         ends = []
@@ -191,11 +184,14 @@ def read_sentences(
             continue
         marked = "?" in texts[k] or "\uff1f" in texts[k]
         question, setting = marked or _ends_asking(words[k], language), setting_line(texts[k])
-        wrapping = reader.wrapping
+        wrapping, titled = reader.wrapping, len(sentences) if k == title else titled
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting,
                                   spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping),
-                                  routine=bool(routine) and _in_routine(texts[k], routine)))
+                                  routine=bool(routine) and in_routine(texts[k], routine)))
     past, reaching, asking, aside, settled = _status(tokens, sentences, language)
+    if 0 <= titled < len(sentences):  # a solved title's events are past; a question's title asks
+        past = past | frozenset(range(sentences[titled].start, sentences[titled].end)) if tag == SOLVED else past
+        asking[titled] = asking[titled] or tag == QUESTION
     # a sentence the markers change is copied (`replace` costs a dataclass's `__init__`), the others are kept
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k])
                  if (asking[k] and not s.question) or aside[k] else s for k, s in enumerate(sentences)]
@@ -204,10 +200,26 @@ def read_sentences(
     return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided, settled)
 
 
-def _in_routine(text: str, routine: frozenset[str]) -> bool:
-    """A sentence that is a routine line of the template, or part of one."""
-    key = " ".join(split_tokens(normalize(text)))
-    return bool(key) and any(key in line for line in routine)
+def _split(reader: SentenceReader, prose: str, budget: int) -> _Split:
+    """The sentences' words, clause by clause (normalized once), up to `SCAN` budgets of words (thousands of one-word
+    sentences cost no more than a long post), and the title's tag ("[Solved] ...", `wrapped.title_parts`)."""
+    texts: list[str] = []
+    clauses: list[list[list[str]]] = []
+    words: list[list[str]] = []
+    seen: list[str] = []
+    tag, title = "", -1
+    for piece in split_sentences(prose[: budget * 64], reader):
+        if len(seen) >= SCAN * budget:
+            break
+        kind, pieces = title_parts(piece, reader.wrapping) if not texts else ("", (piece,))
+        if kind:
+            tag, title = kind, len(texts) + len(pieces) - 1
+        for text in pieces:
+            texts.append(text)
+            clauses.append([split_tokens(normalize(part)) for part in _CLAUSE.split(text)])
+            words.append([w for part in clauses[-1] for w in part])
+            seen.extend(words[-1])
+    return texts, clauses, words, seen, (tag, title)
 
 
 def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator[str]:
@@ -358,33 +370,3 @@ def _status(
             past.update(range(start, stop))
         reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
     return frozenset(past), tuple(reaching), asking, aside, tuple(settled)
-
-
-# --- what the sentences change -----------------------------------------------------------------------------
-
-
-def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
-    """The hits without the events told only as past, supposed or denied ("a past OOM in a post about speed",
-    "I'm afraid of an OOM", "it didn't crash"): those are not the present state."""
-    events = reader.rules.events
-    if not events or not (reading.past or reading.reaching or reading.settled):
-        return hits
-    gone = reading.over(hits, events=True) | reading.reached(hits)
-    # a hit inside a phrase that is gone goes with it ("worried I'll run out of memory": its "out of memory" too)
-    spans = [(h.start, h.end) for h in hits if h.concept in events and h.start in gone]
-    return [h for h in hits if h.concept not in events
-            or not (h.start in gone or any(a <= h.start and h.end <= b for a, b in spans))]
-
-
-def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
-    """The hits without the failure's qualifiers (`sentences.qualifiers`: when, where, how often it fails) told
-    far from every sentence that tells the failure (more than `sentences.near` sentences away) and outside a pasted
-    config line: in "I'm new to this (...) it crashed with CUDA out of memory", being new is no first-step OOM."""
-    rules = reader.rules
-    if not rules.qualifiers or len(reading.sentences) < 3:
-        return hits
-    failing = {reading.sentence_of(h.start) for h in hits if h.concept in rules.events}
-    if not failing:
-        return hits
-    return [h for h in hits if h.concept not in rules.qualifiers or reading.sentences[reading.of[h.start]].setting
-            or any(abs(reading.sentence_of(h.start) - k) <= rules.near for k in failing)]

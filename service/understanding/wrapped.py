@@ -17,8 +17,8 @@ often in English whatever the user writes.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..content.sentence_models import SentenceMarkers
@@ -51,6 +51,7 @@ class Wrapping:
     salutations: frozenset[str] = frozenset()
     updates: frozenset[str] = frozenset()  # what opens an update line ("edit", "update", "수정")
     routine: frozenset[str] = frozenset()  # the headings of the form's routine: reproduction steps, environment
+    tags: Mapping[str, str] = field(default_factory=dict)  # a title's tag -> its kind: HELP, SOLVED or QUESTION
 
 
 def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
@@ -60,7 +61,10 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
     salutations: set[str] = set()
     updates: set[str] = set()
     routine: set[str] = set()
+    tags: dict[str, str] = {}
     for m in markers:
+        for kind, words in ((HELP, m.help_titles), (SOLVED, m.solved_titles), (QUESTION, m.question_titles)):
+            tags.update((_key(w), kind) for w in words)
         routine.update(_key(h) for h in m.routine_headings)
         updates.update(_key(k) for k in m.updates)
         headings.update(_key(h) for h in m.headings)
@@ -68,10 +72,17 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
         keys.update(_key(k) for k in m.spec_keys)
         salutations.update(_key(k) for k in m.salutations)
     return Wrapping(frozenset(headings), frozenset(expected), frozenset(keys), frozenset(salutations),
-                    frozenset(updates), frozenset(routine))
+                    frozenset(updates), frozenset(routine), tags)
 
 
 NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
+HELP, SOLVED, QUESTION = "help-title", "solved-title", "question-title"  # the kinds of a title's tag
+MAX_TAG = 48  # characters of a line that is a tag alone at most ("Need help!!", "도움 부탁드립니다")
+# A title's tag: bracketed at its start or its end ("[Solved] OOM at step 3", "OOM at step 3 (solved)"), or a few
+# words before a colon at its start ("Help: ...", "Résolu : ...").
+_BRACKETED = re.compile(r"^\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*"
+                        r"|\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*$")
+_COLON = re.compile(r"^\s*([^:\uff1a]{1,30}?)\s*[:\uff1a]\s+")
 
 
 def _key(text: str) -> str:
@@ -104,6 +115,11 @@ def _salutation(line: str, wrapping: Wrapping) -> bool:
                                for n in range(len(words), max(0, len(words) - SALUTED) - 1, -1) if n)
 
 
+def _helpless(line: str, wrapping: Wrapping) -> bool:
+    """A line that only asks for help ("Need help", "Help pls!", "[Help]"): it tells nothing of the post."""
+    return bool(wrapping.tags) and line.strip() != "" and title_tag(line, wrapping)[::2] == (HELP, "")
+
+
 def _signed(lines: list[str], i: int) -> bool:
     """Lines from `i` on are a name under a sign-off: a line or two of a few words, no figure."""
     rest = [line for line in lines[i:] if line.strip()]
@@ -114,7 +130,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     """The text without its template's headings, the section under an expected-behaviour heading (up to the next
     heading or blank line), its fence lines, the quote a reply opens with (unless nothing follows it; a log's line
     quoted stays: `pasted`), an ordered list's numbers, its greeting
-    and thank-you lines, and the name under a sign-off.
+    and thank-you lines, a line that only asks for help ("Need help") and the name under a sign-off.
 
     >>> w = Wrapping(frozenset({"describe the bug", "logs"}), frozenset({"expected behavior"}), frozenset())
     >>> unwrap("### Describe the bug\\nOOM at step 2\\n### Expected behavior\\nIt should train.\\n\\n### Logs\\n```\\n"
@@ -133,14 +149,17 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     keep_quotes = not any(any(c.isalpha() for c in line) for line in lines[opening:])
     out: list[str] = []
     expected = told = False
+    asking: list[int] | None = None  # the lines kept under a question's heading ("### Question"), while in one
     for i, (line, q) in enumerate(zip(lines, quoted, strict=True)):
-        if wrapping.salutations and _salutation(line, wrapping):
+        if (wrapping.salutations and _salutation(line, wrapping)) or _helpless(line, wrapping):
             if out and _signed(lines, i + 1):
                 break
             continue
         kind = _heading(line, wrapping)
         if kind is not None:
+            _asks(out, asking)
             expected, told = kind == "expected", False
+            asking = [] if wrapping.tags.get(_key(line)) == QUESTION else None
             continue
         if expected:
             if line.strip():
@@ -150,8 +169,21 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
                 expected = False
         if (q and not keep_quotes) or _FENCE.match(line) is not None:
             continue
+        if asking and not line.strip():  # a blank line closes the question's section
+            _asks(out, asking)
+            asking = None
+        elif asking is not None and line.strip():
+            asking.append(len(out))
         out.append(_NUMBERED.sub(r"\1", line, count=1))
+    _asks(out, asking)
     return "\n".join(out)
+
+
+def _asks(out: list[str], asking: list[int] | None) -> None:
+    """A question's section (its lines in `out`) asks: with no question mark in it, its last line gets one
+    ("### Question\nwhich batch size fits 24GB" is a question however it is typed)."""
+    if asking and not any("?" in out[k] or "\uff1f" in out[k] for k in asking):
+        out[asking[-1]] = out[asking[-1]].rstrip(" .!") + "?"
 
 
 def spec_line(text: str, wrapping: Wrapping) -> bool:
@@ -208,6 +240,12 @@ def routine_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
     return frozenset(out - told - {""})
 
 
+def in_routine(text: str, routine: frozenset[str]) -> bool:
+    """A sentence that is a routine line of the template (`routine_lines`), or part of one."""
+    key = _key(text)
+    return bool(key) and any(key in line for line in routine)
+
+
 UPDATE_HEAD = 24  # characters before the colon of an update line's opener at most ("EDIT 2:", "Nachtrag:")
 
 
@@ -223,3 +261,43 @@ def update_line(text: str, wrapping: Wrapping) -> bool:
         return False
     words = _key(head).split()
     return bool(words) and " ".join(w for w in words if not w.isdigit()) in wrapping.updates
+
+
+def title_tag(line: str, wrapping: Wrapping) -> tuple[str, str, str]:
+    """The kind of a title's tag (`HELP`, `SOLVED`, `QUESTION`, or "" for none), the tag's words and the line without
+    it: the whole line ("Need help", "Help pls!"), a bracketed tag at its start or end ("[Solved] OOM at step 3",
+    "OOM (resolvido)") or a few words before a colon ("Ayuda: ...").
+
+    >>> w = Wrapping(frozenset(), frozenset(), frozenset(), tags={"need help": HELP, "solved": SOLVED})
+    >>> title_tag("Need help!!", w), title_tag("[SOLVED] OOM at step 3", w), title_tag("OOM at step 3", w)
+    (('help-title', 'Need help!!', ''), ('solved-title', 'SOLVED', 'OOM at step 3'), ('', '', 'OOM at step 3'))
+    """
+    if not wrapping.tags or len(line) > MAX_SPEC:
+        return "", "", line
+    kinds = wrapping.tags
+    whole = kinds.get(_key(line)) if len(line) <= MAX_TAG else None
+    if whole is not None:
+        return whole, line.strip(), ""
+    for pattern, marks in ((_BRACKETED, "[(\u3010"), (_COLON, ":\uff1a")):
+        m = pattern.search(line) if any(c in line for c in marks) else None
+        if m is not None:
+            tag = next((g for g in m.groups() if g), "")
+            kind = kinds.get(_key(tag))
+            if kind is not None:
+                return kind, tag.strip(), (line[: m.start()] + " " + line[m.end():]).strip()
+    return "", "", line
+
+
+def title_parts(line: str, wrapping: Wrapping) -> tuple[str, tuple[str, ...]]:
+    """A post's first line as the sentences to read, with its tag's kind (`title_tag`): a help or question tag is
+    no words of the post; a solved tag is a sentence of its own before the title ("Solved", as when it heads a post
+    alone), so the title after it is the second.
+
+    >>> w = Wrapping(frozenset(), frozenset(), frozenset(), tags={"help": HELP, "solved": SOLVED})
+    >>> title_parts("Help: OOM at step 3", w), title_parts("[Solved] OOM at step 3", w), title_parts("Help", w)
+    (('help-title', ('OOM at step 3',)), ('solved-title', ('Solved', 'OOM at step 3')), ('help-title', ()))
+    """
+    kind, tag, rest = title_tag(line, wrapping)
+    if kind == SOLVED:
+        return kind, tuple(t for t in (tag, rest) if t.strip())
+    return kind, (rest,) if rest.strip() else ()
