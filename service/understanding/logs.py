@@ -245,7 +245,6 @@ class _Reader:
                     sampling_baseline = in_baseline
             elif kind == FAIL:
                 at_fail[payload] = (key, phase, sampling_baseline)
-
         phase = None if ended else phase  # a finished bar ("shards: 100% 3/3") is no phase, but a failure's is
         gpu = [at_fail[s] for s in GPU_OOM if s in at_fail]
         other = [(at_fail[s], s) for s in OTHER_FAILURE if s in at_fail]
@@ -255,7 +254,6 @@ class _Reader:
             _, phase, sampling_baseline = max(gpu)
         elif other:
             (_, phase, sampling_baseline), not_gpu_oom = max(other)
-
         if progress_first is not None and step is not None and total is not None:
             self.signal("progress", progress_first, step=step, total=total)
         if "sampling" in self.data:

@@ -254,10 +254,8 @@ def understand(
     hits = of_the_training(reader.rules.subjects, reading, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
     stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine)
-    names = [t.forms[-1] if t.hangul else t.text for t in tokens]
-    family, families = matcher.aliases.find(names)
-    if family is None:
-        family = _pasted_family(matcher, pasted)
+    family, families = matcher.aliases.find([t.forms[-1] if t.hangul else t.text for t in tokens])
+    family = family if family is not None else _pasted_family(matcher, pasted)
     features = _features(text, stated, log, families)
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
