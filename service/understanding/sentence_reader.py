@@ -32,6 +32,7 @@ class Language:
     present: frozenset[str]  # forms of the one-word markers of the present ("now", "still", `지금`)
     reach: int  # words a hypothetical or a negation reaches
     elided: frozenset[str]  # elided letters (French `d'`): tokens the reach does not count
+    cause_endings: tuple[str, ...] = ()  # word endings that close a clause of cause (Korean `나서`)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -83,6 +84,7 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
             present=frozenset(present),
             reach=markers.reach,
             elided=frozenset(normalize(e) for e in markers.elided),
+            cause_endings=tuple(normalize(e) for e in markers.cause_endings),
         )
     rules = content.intents.sentences
     across = tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across)
@@ -90,8 +92,8 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
                           content.languages.default, compile_wrapping(p.sentences for p in content.profiles.values()))
 
 
-KINDS = ("question", "aside", "past", "present", "settled", "gone", "fixed", "hypothetical", "hypothetical_after",
-         "feared", "negation", "negation_after")
+KINDS = ("question", "aside", "past", "present", "settled", "gone", "fixed", "reverted", "hypothetical",
+         "hypothetical_after", "feared", "negation", "negation_after", "cause")
 
 
 def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:
@@ -123,6 +125,21 @@ def markers(tokens: list[Token], start: int, end: int, language: Language) -> li
             i = found[2]
         else:
             i += 1
+    return out
+
+
+def causes(tokens: list[Token], start: int, end: int, marks: list[tuple[int, str, int]],
+           language: Language) -> list[tuple[int, int, bool]]:
+    """(start, end, forward) of each clause of cause in tokens[start:end]: a causal conjunction among `marks` (no
+    reach crosses it: forward False for none), and a Hangul word with a cause ending, the end of its clause (no reach
+    goes back over it; forward: "만약 배치를 올려서 OOM 나면" still supposes the OOM)."""
+    out = [(i, e, True) for i, kind, e in marks if kind == "cause"]
+    if language.cause_endings:
+        ending = language.cause_endings
+        out.extend((i, i + 1, False) for i in range(start, end) if tokens[i].hangul and tokens[i].text.endswith(ending))
+        # a hypothetical word with a cause ending tells the reason of what follows ("걱정돼서 배치 줄였는데 OOM 나요")
+        out.extend((e, e, True) for _, kind, e in marks if kind == "hypothetical" and tokens[e - 1].hangul
+                   and tokens[e - 1].text.endswith(ending))
     return out
 
 
