@@ -8,13 +8,13 @@ implications said across sentences (`implies` `across`); `markers` finds them in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..content.models import Content, SentenceMarkers, SentenceRules
 from .analysis import Analyzer, Token
 from .caches import NO_CACHE, Caches
-from .normalize import normalize, split_tokens
+from .normalize import is_hangul, normalize, split_tokens
 from .wrapped import Wrapping, compile_wrapping
 
 # A marker table: first form -> the marker phrases (forms) starting with it, longest first, and their kind.
@@ -153,3 +153,18 @@ def _matches(token: Token, form: str, stream: int, hangul: bool) -> bool:
     if token.hangul and hangul:
         return token.text == form or (len(form) > 1 and token.text.startswith(form))
     return token.forms[stream] == form
+
+
+def cheap_marks(words: Sequence[str], language: Language, analyzer: Analyzer) -> tuple[bool, bool]:
+    """Whether a symptom word is among the sentence's words, and a one-word marker of the present, read cheaply (a
+    stem or Hangul form, no typo correction; not remembered: a word of a sentence that is not read leaves nothing
+    in the caches)."""
+    profile = analyzer.profiles[analyzer.streams[language.stream]]
+    cue = now = False
+    for word in words:
+        form = analyzer.korean_form(word) if is_hangul(word) else profile.stem(word)
+        cue = cue or form in language.cues
+        now = now or form in language.present
+        if cue and now:
+            break
+    return cue, now

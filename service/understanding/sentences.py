@@ -26,7 +26,7 @@ from .lexicon import Hit
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
-from .sentence_reader import Language, SentenceReader, causes, markers
+from .sentence_reader import Language, SentenceReader, causes, cheap_marks, markers
 from .wrapped import spec_line, update_line
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
@@ -272,7 +272,7 @@ def _choose(
     if sum(len(w) for w in words) <= budget:
         return {k: len(w) for k, w in enumerate(words)}, frozenset()
     asking = {k for k, t in enumerate(texts) if "?" in t or "\uff1f" in t or _ends_asking(words[k], language)}
-    marks = [_marks(w, language, analyzer) for w in words]
+    marks = [cheap_marks(w, language, analyzer) for w in words]
     cued = frozenset(k for k in range(len(words)) if k not in asking and marks[k][0])
 
     def weight(k: int) -> tuple[int, int]:
@@ -289,21 +289,6 @@ def _choose(
     return chosen, cued
 
 
-def _marks(words: Sequence[str], language: Language, analyzer: Analyzer) -> tuple[bool, bool]:
-    """Whether a symptom word is among the sentence's words, and a one-word marker of the present, read cheaply (a
-    stem or Hangul form, no typo correction; not remembered: a word of a sentence that is not read leaves nothing
-    in the caches)."""
-    profile = analyzer.profiles[analyzer.streams[language.stream]]
-    cue = now = False
-    for word in words:
-        form = analyzer.korean_form(word) if is_hangul(word) else profile.stem(word)
-        cue = cue or form in language.cues
-        now = now or form in language.present
-        if cue and now:
-            break
-    return cue, now
-
-
 def _status(
     tokens: list[Token], sentences: list[Sentence], language: Language,
 ) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool], tuple[Settled, ...], Causes]:
@@ -315,7 +300,8 @@ def _status(
     its clause ("Previously, it OOMed") the rest of the sentence.
     Another clause keeps its own time ("it worked before the update, after it OOMs at step 1": present). A marker
     of a settled state ("bug solved", "runs fine") makes past its clause up to itself: "it runs fine for 600 steps,
-    then OOMs" still tells the OOM; a marker of a fix ("I fixed the", "ya resolví") its clause after itself."""
+    then OOMs" still tells the OOM; a marker of a fix ("I fixed the", "ya resolví") its clause after itself.
+    Long on purpose: one pass over each sentence's markers, every kind read where its neighbours are known."""
     past: set[int] = set()
     settled: list[Settled] = []
     reaching: list[tuple[int, int, int]] = []
