@@ -26,9 +26,16 @@ class SentenceMarkers(BaseModel):
       over ("o OOM no step 2 sumiu"), a thing gone from the image stays told (a weak result: "o rosto sumiu");
     - `fixed`: what its clause tells after it is over ("I fixed the OOM by lowering the batch", "ya resolví el
       OOM"), on the same terms;
+    - `reverted`: a setting put back after a failure ("so I turned it back on", "lo volví a activar", `다시 켰`): the
+      failure told a few words before it is over, across the commas of its sentence ("OOM at step 1, so I turned it
+      back on, now it is slow"), on the same terms as `settled`;
     - `hypothetical`: the few words after it are supposed, feared or reported ("in case", "I'm afraid", "would",
       "to avoid"), and `hypothetical_after` the few words before it (Korean `OOM 날까봐`); `feared`: a fear told
       with the clause it introduces ("afraid that", "miedo de que", "peur que", "Angst dass"): that whole clause;
+    - `cause`: a causal conjunction ("because", "porque", "parce que", "weil", `때문에`): it opens a clause of its
+      own, the reason told as a fact, so no hypothetical or negation reaches across it ("I'm worried because it OOMs
+      at step 3" tells the OOM); `cause_endings`, the word endings that close a clause of cause before them (Korean
+      `나서`: "OOM이 나서 걱정이에요" tells the OOM a worry after it does not reach back);
     - `negation`: the few words after it are denied ("no OOM", "didn't crash", "not out of memory"), and
       `negation_after` the few words before it (Korean `OOM은 없어요`);
     - `question_endings`, `sentence_endings`: word endings that ask, and that close a sentence written without a
@@ -63,11 +70,14 @@ class SentenceMarkers(BaseModel):
     settled: tuple[Marker, ...] = ()
     gone: tuple[Marker, ...] = ()
     fixed: tuple[Marker, ...] = ()
+    reverted: tuple[Marker, ...] = ()
     hypothetical: tuple[Marker, ...] = ()
     hypothetical_after: tuple[Marker, ...] = ()
     feared: tuple[Marker, ...] = ()
     negation: tuple[Marker, ...] = ()
     negation_after: tuple[Marker, ...] = ()
+    cause: tuple[Marker, ...] = ()
+    cause_endings: tuple[Affix, ...] = ()
     question_endings: tuple[Affix, ...] = ()
     sentence_endings: tuple[Affix, ...] = ()
     reach: Annotated[int, Field(ge=1, le=8)] = 3

@@ -147,8 +147,8 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         # marker, not the vocabulary's "shared".
         markers = content.profiles[lang].sentences
         for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.settled,
-                       *markers.gone, *markers.hypothetical,
-                       *markers.hypothetical_after, *markers.negation, *markers.negation_after):
+                       *markers.gone, *markers.reverted, *markers.hypothetical, *markers.feared,
+                       *markers.hypothetical_after, *markers.negation, *markers.negation_after, *markers.cause):
             words.update(split_tokens(normalize(marker)))
     for profile in profiles:
         # A language written without spaces is split at its known words.

@@ -8,13 +8,13 @@ implications said across sentences (`implies` `across`); `markers` finds them in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..content.models import Content, SentenceMarkers, SentenceRules
 from .analysis import Analyzer, Token
 from .caches import NO_CACHE, Caches
-from .normalize import normalize, split_tokens
+from .normalize import is_hangul, normalize, split_tokens
 from .wrapped import Wrapping, compile_wrapping
 
 # A marker table: first form -> the marker phrases (forms) starting with it, longest first, and their kind.
@@ -32,6 +32,7 @@ class Language:
     present: frozenset[str]  # forms of the one-word markers of the present ("now", "still", `지금`)
     reach: int  # words a hypothetical or a negation reaches
     elided: frozenset[str]  # elided letters (French `d'`): tokens the reach does not count
+    cause_endings: tuple[str, ...] = ()  # word endings that close a clause of cause (Korean `나서`)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -83,6 +84,7 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
             present=frozenset(present),
             reach=markers.reach,
             elided=frozenset(normalize(e) for e in markers.elided),
+            cause_endings=tuple(normalize(e) for e in markers.cause_endings),
         )
     rules = content.intents.sentences
     across = tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across)
@@ -90,8 +92,8 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
                           content.languages.default, compile_wrapping(p.sentences for p in content.profiles.values()))
 
 
-KINDS = ("question", "aside", "past", "present", "settled", "gone", "fixed", "hypothetical", "hypothetical_after",
-         "feared", "negation", "negation_after")
+KINDS = ("question", "aside", "past", "present", "settled", "gone", "fixed", "reverted", "hypothetical",
+         "hypothetical_after", "feared", "negation", "negation_after", "cause")
 
 
 def _kinds(markers: SentenceMarkers) -> Iterable[tuple[str, tuple[str, ...]]]:
@@ -126,6 +128,21 @@ def markers(tokens: list[Token], start: int, end: int, language: Language) -> li
     return out
 
 
+def causes(tokens: list[Token], start: int, end: int, marks: list[tuple[int, str, int]],
+           language: Language) -> list[tuple[int, int, bool]]:
+    """(start, end, forward) of each clause of cause in tokens[start:end]: a causal conjunction among `marks` (no
+    reach crosses it: forward False for none), and a Hangul word with a cause ending, the end of its clause (no reach
+    goes back over it; forward: "만약 배치를 올려서 OOM 나면" still supposes the OOM)."""
+    out = [(i, e, True) for i, kind, e in marks if kind == "cause"]
+    if language.cause_endings:
+        ending = language.cause_endings
+        out.extend((i, i + 1, False) for i in range(start, end) if tokens[i].hangul and tokens[i].text.endswith(ending))
+        # a hypothetical word with a cause ending tells the reason of what follows ("걱정돼서 배치 줄였는데 OOM 나요")
+        out.extend((e, e, True) for _, kind, e in marks if kind == "hypothetical" and tokens[e - 1].hangul
+                   and tokens[e - 1].text.endswith(ending))
+    return out
+
+
 def _lookups(token: Token, language: Language) -> tuple[str, ...]:
     """The keys a Hangul word may start a marker with: its first syllables (one syllable only as the whole word)."""
     word = token.text
@@ -136,3 +153,18 @@ def _matches(token: Token, form: str, stream: int, hangul: bool) -> bool:
     if token.hangul and hangul:
         return token.text == form or (len(form) > 1 and token.text.startswith(form))
     return token.forms[stream] == form
+
+
+def cheap_marks(words: Sequence[str], language: Language, analyzer: Analyzer) -> tuple[bool, bool]:
+    """Whether a symptom word is among the sentence's words, and a one-word marker of the present, read cheaply (a
+    stem or Hangul form, no typo correction; not remembered: a word of a sentence that is not read leaves nothing
+    in the caches)."""
+    profile = analyzer.profiles[analyzer.streams[language.stream]]
+    cue = now = False
+    for word in words:
+        form = analyzer.korean_form(word) if is_hangul(word) else profile.stem(word)
+        cue = cue or form in language.cues
+        now = now or form in language.present
+        if cue and now:
+            break
+    return cue, now

@@ -26,7 +26,7 @@ from .lexicon import Hit
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
-from .sentence_reader import Language, SentenceReader, markers
+from .sentence_reader import Language, SentenceReader, causes, cheap_marks, markers
 from .wrapped import QUESTION, SOLVED, in_routine, spec_line, title_parts, update_line
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
@@ -44,6 +44,7 @@ ASIDE_OPENS = 3
 # with no full stops the failure told far before it is another clause ("VRAM full at step 3 every time it ran fine").
 SETTLED_REACH = 2
 Settled = tuple[int, int, int, bool]  # (clause start, marker start, marker end, a marker of a thing gone)
+Causes = tuple[tuple[int, int, bool], ...]  # (start, end, no reach crosses it forward) of each clause of cause
 SCAN = 2  # a long text's sentences are looked at over two budgets of words at most, to choose which are read
 
 # The way a marker reaches: forward (1) or back (-1) `reach` words, or forward to the end of its clause (2: a fear
@@ -83,6 +84,7 @@ class Reading:
     elided: frozenset[int] = frozenset()  # tokens of elided letters (French `d'`): not counted in the reach
     # (clause start, marker start, marker end, gone) of "bug solved", ...; gone: a marker of a thing gone ("sumiu")
     settled: tuple[Settled, ...] = ()
+    causes: Causes = ()  # (start, end, forward) of each clause of cause (`reached`)
 
     def over(self, hits: list[Hit], events: bool = False) -> frozenset[int]:
         """The tokens told as past, and those a marker of a settled state closes ("the OOM is solved", "it runs
@@ -103,7 +105,8 @@ class Reading:
 
     def reached(self, hits: list[Hit]) -> frozenset[int]:
         """The tokens a hypothetical or a negation reaches ("I'm afraid of an OOM", "no OOM", `OOM은 없어요`):
-        up to `reach` words after it (or before it), within its clause. A marker inside a longer phrase of the
+        up to `reach` words after it (or before it), within its clause, never across a clause of cause ("worried
+        because it OOMs", "OOM이 나서 걱정": the reason is told). A marker inside a longer phrase of the
         vocabulary is read as that phrase ("didn't fix", "doesn't stop": the failure goes on)."""
         if not self.reaching:
             return frozenset()
@@ -121,12 +124,14 @@ class Reading:
 
     def _bound(self, i: int, direction: int) -> int:
         """The end (direction 1) or the start (-1) of what a marker at `i` reaches in its clause."""
-        sentence = self.sentences[self.sentence_of(min(i, len(self.tokens) - 1))]
+        sentence = self.sentences[self.sentence_of(min(i - (direction > 0), len(self.tokens) - 1))]
         if direction > 0:
-            stop = min((c for c in sentence.clauses if c >= i), default=sentence.end)
+            ends = (*sentence.clauses, *(a for a, _, f in self.causes if f and a <= sentence.end))
+            stop = min((c for c in ends if c >= i), default=sentence.end)
             return stop if direction > 1 else min(stop, self._words_from(i, 1))
-        start = max((c for c in sentence.clauses if c <= i - 1), default=sentence.start)
-        return max(start, self._words_from(i, -1))
+        start = max((*(c for c in sentence.clauses if c <= i - 1), *(b for _, b, _ in self.causes if b <= i)),
+                    default=sentence.start)
+        return max(start, sentence.start, self._words_from(i, -1))
 
     def _words_from(self, i: int, direction: int) -> int:
         """Where `reach` words from `i` end (direction 1) or start (-1), elided letters not counted as words."""
@@ -188,7 +193,7 @@ def read_sentences(
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting,
                                   spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping),
                                   routine=bool(routine) and in_routine(texts[k], routine)))
-    past, reaching, asking, aside, settled = _status(tokens, sentences, language)
+    past, reaching, asking, aside, settled, caused = _status(tokens, sentences, language)
     if 0 <= titled < len(sentences):  # a solved title's events are past; a question's title asks
         past = past | frozenset(range(sentences[titled].start, sentences[titled].end)) if tag == SOLVED else past
         asking[titled] = asking[titled] or tag == QUESTION
@@ -197,7 +202,7 @@ def read_sentences(
                  if (asking[k] and not s.question) or aside[k] else s for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
     elided = frozenset(i for i, t in enumerate(tokens) if t.text in language.elided) if language.elided else frozenset()
-    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided, settled)
+    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided, settled, caused)
 
 
 def _split(reader: SentenceReader, prose: str, budget: int) -> _Split:
@@ -281,7 +286,7 @@ def _choose(
     if sum(len(w) for w in words) <= budget:
         return {k: len(w) for k, w in enumerate(words)}, frozenset()
     asking = {k for k, t in enumerate(texts) if "?" in t or "\uff1f" in t or _ends_asking(words[k], language)}
-    marks = [_marks(w, language, analyzer) for w in words]
+    marks = [cheap_marks(w, language, analyzer) for w in words]
     cued = frozenset(k for k in range(len(words)) if k not in asking and marks[k][0])
 
     def weight(k: int) -> tuple[int, int]:
@@ -298,36 +303,23 @@ def _choose(
     return chosen, cued
 
 
-def _marks(words: Sequence[str], language: Language, analyzer: Analyzer) -> tuple[bool, bool]:
-    """Whether a symptom word is among the sentence's words, and a one-word marker of the present, read cheaply (a
-    stem or Hangul form, no typo correction; not remembered: a word of a sentence that is not read leaves nothing
-    in the caches)."""
-    profile = analyzer.profiles[analyzer.streams[language.stream]]
-    cue = now = False
-    for word in words:
-        form = analyzer.korean_form(word) if is_hangul(word) else profile.stem(word)
-        cue = cue or form in language.cues
-        now = now or form in language.present
-        if cue and now:
-            break
-    return cue, now
-
-
 def _status(
     tokens: list[Token], sentences: list[Sentence], language: Language,
-) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool], tuple[Settled, ...]]:
+) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool], tuple[Settled, ...], Causes]:
     """The tokens told as past; each hypothetical or negation marker (start, end, direction); per sentence,
-    whether a question marker is in it, and whether an aside marker is.
+    whether a question marker is in it, and whether an aside marker is; the clauses of cause (`causes`).
 
     A marker of the past makes past the words of its clause between markers of the present or a contrast ("I used
     to get OOMs but now it is slow"; "OOM at step 3 but it used to work fine": the OOM is now); a marker alone in
     its clause ("Previously, it OOMed") the rest of the sentence.
     Another clause keeps its own time ("it worked before the update, after it OOMs at step 1": present). A marker
     of a settled state ("bug solved", "runs fine") makes past its clause up to itself: "it runs fine for 600 steps,
-    then OOMs" still tells the OOM; a marker of a fix ("I fixed the", "ya resolví") its clause after itself."""
+    then OOMs" still tells the OOM; a marker of a fix ("I fixed the", "ya resolví") its clause after itself.
+    Long on purpose: one pass over each sentence's markers, every kind read where its neighbours are known."""
     past: set[int] = set()
     settled: list[Settled] = []
     reaching: list[tuple[int, int, int]] = []
+    caused: list[tuple[int, int, bool]] = []
     asking = [False] * len(sentences)
     aside = [False] * len(sentences)
     for k, s in enumerate(sentences):
@@ -339,7 +331,7 @@ def _status(
         present_ends = [end for _, kind, end in marks if kind == "present"]
         told_past: list[int] = []  # where each past marker's reach starts
         for i, kind, end in marks:
-            if kind not in ("settled", "gone", "fixed", "past"):
+            if kind not in ("settled", "gone", "fixed", "past", "reverted"):
                 continue
             c = max(n for n in range(len(bounds) - 1) if bounds[n] <= i)
             if kind != "past":
@@ -349,7 +341,11 @@ def _status(
                 denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
                 if s.question or asking[k] or denied:
                     continue
-                if kind in ("settled", "gone"):
+                if kind == "reverted":
+                    # a setting put back ("OOM, so I turned it back on"): the failures before it, unless "still" first
+                    if not any(p < i for p in presents):
+                        settled.append((s.start, i, end, True))
+                elif kind != "fixed":
                     # after a past marker, from where that one reaches ("OOM at step 3 every time it used to work
                     # fine": the OOM is now), and a few reaches back at most
                     starts = [e for e in (*present_ends, *told_past) if bounds[c] <= e <= i] or [bounds[c]]
@@ -369,4 +365,7 @@ def _status(
             told_past.append(start)
             past.update(range(start, stop))
         reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
-    return frozenset(past), tuple(reaching), asking, aside, tuple(settled)
+        if any(kind in _REACH for _, kind, _ in marks):
+            caused.extend(causes(tokens, s.start, s.end, marks, language))
+    return frozenset(past), tuple(reaching), asking, aside, tuple(settled), tuple(caused)
+

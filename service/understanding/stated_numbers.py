@@ -76,8 +76,15 @@ def failing_step(
         (j,) = probe - used
         if (j < hit.start or j > hit.end) and tokens[j].number in sizes:
             # "Sample en 1024, trente steps", "after a few hundred steps, dataset has 512 768": a size before the
-            # step word, or after it past other words, is no step of it ("step 512" still is)
-            continue
+            # step word, or after it past other words, is no step of it ("step 512" still is); an ordinal before it
+            # still is ("OOM en el tercer paso, flux a 1024")
+            probe = set(used)
+            n = number_near(tokens, hit, 0, _STEP_NUMBER[1], used=probe, timed=timed)
+            if n is None:
+                continue
+            (j,) = probe - used
+            if tokens[j].number in sizes:
+                continue
         near = min((abs(j - f.start) if j < f.start else max(0, j - f.end + 1) for f in failures), default=0)
         went_through = any(p.start - _PASSED_REACH <= j < p.end + _PASSED_REACH for p in passed)
         # as near: a number after the step word ("at step 1") is a step of the run, one before it may be its length
