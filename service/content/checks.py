@@ -130,6 +130,7 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     targets = {"symptom": symptoms, "faq": faq_ids, "section": sections, "step": steps}
     implied = {imp.then for imp in content.intents.implies}
     implied |= {s.becomes for s in content.intents.sentences.subjects if s.becomes}
+    implied |= {d.becomes for d in content.intents.sentences.denied}
     names = set(content.concepts) | set(content.features) | implied
     for tid, intent in content.intents.targets.items():
         yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)
@@ -172,6 +173,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, spill in enumerate(rules.spills):
         for ref in (*spill.memory, *spill.slowness, *spill.failure, *spill.figured):
             yield from missing(f, f"sentences.spills.{i}", ref, names, "concept")
+    for i, denial in enumerate(rules.denied):
+        for ref in (*denial.praise, *denial.by, *denial.owners, *denial.subjects, denial.becomes):
+            yield from missing(f, f"sentences.denied.{i}", ref, names, "concept")
     for lang, text in content.texts.items():
         f = f"text/{lang}/vocabulary.yaml"
         for concept in content.concepts:

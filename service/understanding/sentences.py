@@ -79,6 +79,7 @@ class Reading:
     elided: frozenset[int] = frozenset()  # tokens of elided letters (French `d'`): not counted in the reach
     # (clause start, marker start, marker end, gone) of "bug solved", ...; gone: a marker of a thing gone ("sumiu")
     settled: tuple[Settled, ...] = ()
+    denials: tuple[tuple[int, int, int], ...] = ()  # (first token, end, direction) of each negation marker
 
     def over(self, hits: list[Hit], events: bool = False) -> frozenset[int]:
         """The tokens told as past, and those a marker of a settled state closes ("the OOM is solved", "it runs
@@ -195,11 +196,11 @@ def read_sentences(
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting,
                                   spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping),
                                   routine=bool(routine) and _in_routine(texts[k], routine)))
-    past, reaching, asking, aside, settled = _status(tokens, sentences, language)
+    past, reaching, asking, aside, settled, denials = _status(tokens, sentences, language)
     sentences = [replace(s, question=s.question or asking[k], aside=aside[k]) for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
     elided = frozenset(i for i, t in enumerate(tokens) if t.text in language.elided) if language.elided else frozenset()
-    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided, settled)
+    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided, settled, denials)
 
 
 def _in_routine(text: str, routine: frozenset[str]) -> bool:
@@ -301,9 +302,10 @@ def _marks(words: Sequence[str], language: Language, analyzer: Analyzer) -> tupl
 
 def _status(
     tokens: list[Token], sentences: list[Sentence], language: Language,
-) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool], tuple[Settled, ...]]:
+) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool], tuple[Settled, ...],
+           tuple[tuple[int, int, int], ...]]:
     """The tokens told as past; each hypothetical or negation marker (start, end, direction); per sentence,
-    whether a question marker is in it, and whether an aside marker is.
+    whether a question marker is in it, and whether an aside marker is; the negation markers of those.
 
     A marker of the past makes past the words of its clause between markers of the present or a contrast ("I used
     to get OOMs but now it is slow"; "OOM at step 3 but it used to work fine": the OOM is now); a marker alone in
@@ -314,6 +316,7 @@ def _status(
     past: set[int] = set()
     settled: list[Settled] = []
     reaching: list[tuple[int, int, int]] = []
+    denials: list[tuple[int, int, int]] = []
     asking = [False] * len(sentences)
     aside = [False] * len(sentences)
     for k, s in enumerate(sentences):
@@ -355,7 +358,8 @@ def _status(
             told_past.append(start)
             past.update(range(start, stop))
         reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
-    return frozenset(past), tuple(reaching), asking, aside, tuple(settled)
+        denials.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in ("negation", "negation_after"))
+    return frozenset(past), tuple(reaching), asking, aside, tuple(settled), tuple(denials)
 
 
 # --- what the sentences change -----------------------------------------------------------------------------
