@@ -75,6 +75,9 @@ class SentenceMarkers(BaseModel):
     spec_keys: tuple[Marker, ...] = ()
     salutations: tuple[Marker, ...] = ()
     updates: tuple[Marker, ...] = ()
+    # what a reply says of a quote it opens with when the quoted problem is its own too ("same here", "I have the same
+    # issue", "mismo problema", "même problème", "gleiches Problem", "저도 같은 문제"): the quote is kept
+    agrees: tuple[Marker, ...] = ()
 
 
 class Subject(BaseModel):

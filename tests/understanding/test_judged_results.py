@@ -5,7 +5,11 @@ nicht", "효과가 없어요"; `intents.yaml` `sentences.denied`, `understanding
 (`bad_word`: weird, vague, strange, raro, estranho, bizarre, komisch, 이상), said in one sentence of the trained result
 (its outputs, samples, previews, the LoRA, an aspect trained, a thing depicted) is a weak result. The same words said
 of something else (a card, the dataset, captions, an upscaler, the interface, a downloaded LoRA), or as a remark that
-something is odd ("one weird thing is..."), are no weak result. Every sentence was written for this test, as forum
+something is odd ("one weird thing is..."), are no weak result. The trained subject in every output even without its
+trigger (`untriggered`) is an overfit LoRA, a weak result; "less detailed", "less responsive" deny a praise as a
+negation does. A reply that opens by quoting a problem and says it has the same one (profile `sentences.agrees`:
+"same issue here", "mismo problema", "même problème", "habe das gleiche Problem", "저도 같은 문제") tells the quoted
+problem as its own; a reply that only thanks does not. Every sentence was written for this test, as forum
 users write in each language (none is a line of the real-message corpora)."""
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ JUDGED_BAD = [
     ('pt', 'a lora que treinei não tem efeito nenhum nas imagens'),
     ('fr', "j'ai entraîné une lora sur mon chat et les images ressemblent pas du tout"),
     ('fr', "la lora n'a aucun effet sur les images générées"),
-    ('fr', 'les samples sont bizarres et flous après 2000 steps'),
+    ('fr', 'les samples sont bizarres, tout est flou après 2000 steps'),
     ('fr', "le visage n'est pas du tout ressemblant dans les résultats"),
     ('fr', 'les résultats de ma lora sont vraiment moches'),
     ('de', 'ich habe ein LoRA von meinem Hund trainiert, aber die Bilder sehen nicht gut aus'),
@@ -84,6 +88,18 @@ JUDGED_BAD = [
     ('en', 'the character from my lora looks odd in every render'),
     ('en', 'the lora i made produces horrible hands'),
     ('en', 'my flux lora outputs look bland and lifeless'),
+    ('en', 'every face looks like the woman I trained on, even without the trigger word'),
+    ('en', 'the character shows up in every image even without the keyword'),
+    ('es', 'sale la misma cara en todas las imágenes, incluso sin la palabra clave'),
+    ('pt', 'o rosto dela aparece em todas as imagens mesmo sem o trigger'),
+    ('fr', 'son visage apparaît dans toutes les images même sans le mot déclencheur'),
+    ('de', 'ihr Gesicht taucht auf allen Bildern auf, auch ohne Triggerwort'),
+    ('ko', '트리거 없이도 모든 이미지에 그 얼굴이 나와요'),
+    ('en', 'training on images gives my lora less responsiveness to motion prompts'),
+    ('en', 'the outputs of my lora are less detailed than the dataset'),
+    ('es', 'las imágenes de mi lora salen menos detalladas que el dataset'),
+    ('fr', 'les résultats de ma lora sont moins détaillés que le dataset'),
+    ('de', 'die Bilder meines LoRAs sind weniger detailliert als der Datensatz'),
 ]
 
 NOT_THE_RESULT = [
@@ -105,6 +121,7 @@ NOT_THE_RESULT = [
     ('en', 'is there no good guide for captioning?'),
     ('en', 'the progress bar looks weird, it jumps from 10% to 50%'),
     ('en', 'a lora from civitai gives me strange faces in comfyui'),
+    ('en', 'with gc on it uses less VRAM, is that expected?'),
 ]
 
 
@@ -117,3 +134,29 @@ def test_a_result_judged_bad_by_structure_is_weak_samples(client: TestClient, la
 def test_the_same_judgement_of_something_else_is_no_symptom(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) is None
     assert search(client, lang, text)["match"] != "confident"
+
+
+QUOTED_AND_AGREED = [
+    ('en', '> after training my lora the faces come out blurry and melted\n\nsame issue here, any fix?'),
+    ('en', '> the samples look nothing like my character after 2000 steps\nI have the same problem with flux'),
+    ('es', '> las muestras no se parecen en nada al personaje\nmismo problema, ¿alguna solución?'),
+    ('pt', '> as imagens da lora saem borradas e estranhas\nestou com o mesmo problema'),
+    ('fr', '> les résultats de ma lora ne ressemblent pas du tout au perso\nmême problème chez moi'),
+    ('de', '> die Samples sehen überhaupt nicht wie mein Charakter aus\nhabe das gleiche Problem'),
+    ('ko', '> 로라 결과물이 전혀 안 닮았어요\n저도 같은 문제가 있어요'),
+]
+
+QUOTED_AND_THANKED = [
+    ('en', "> after training my lora the faces come out blurry and melted\n\nthanks, I'll try a lower learning rate"),
+    ('es', '> las muestras no se parecen en nada al personaje\ngracias, voy a probar con otro learning rate'),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), QUOTED_AND_AGREED)
+def test_a_quoted_result_the_reply_shares_is_its_own(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == WEAK
+
+
+@pytest.mark.parametrize(("lang", "text"), QUOTED_AND_THANKED)
+def test_a_quoted_result_the_reply_only_thanks_for_is_no_symptom(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) is None
