@@ -2,7 +2,8 @@
 really that good", "lora has no significant effect", "it doesn't seem to have any effect on the output", "no se
 parece en nada", "não ficou parecido", "ça ressemble pas", "sieht nicht gut aus", "효과가 없어요").
 
-The structure, not a list of phrases: a hit of a praise or an effect word (`intents.yaml` `sentences.denied`) that
+The structure, not a list of phrases: a hit of a rule's words (`intents.yaml` `sentences.denied`: an effect, a change,
+a difference; praise words were measured and left to the phrase lists) that
 a negation marker of the text's language (`profile.yaml` `sentences.negation`, the markers `read_sentences` already
 found) reaches in its clause is read as the rule's `becomes` concept as well; `implies` then makes it a weak result
 only beside the result's subject in its sentence (the output, the LoRA, "it", an aspect trained), and

@@ -1,7 +1,8 @@
-"""Issue 12, session 8 (weak8): a bad result told by the structure of the sentence, not by a phrase of blame. A praise
-or an effect word a negation reaches in its clause ("the results are honestly not that great", "my lora doesn't
-really have any effect", "no se parecen en nada", "não faz diferença nenhuma", "ressemblent pas du tout", "ähnelt ihr
-nicht", "효과가 없어요"; `intents.yaml` `sentences.denied`, `understanding/judged.py`), or an ordinary word of blame
+"""Issue 12, session 8 (weak8): a bad result told by the structure of the sentence, not by a phrase of blame. An effect
+word a negation reaches in its clause (praise words denied the same way are left to the phrase lists: measured, the
+structural reading of them cost check items; "not that great" is read by those) ("my lora doesn't really have any
+effect", "no noto ninguna diferencia", "não faz diferença nenhuma", "n'a aucun effet", "hat keinen Effekt", "효과가
+없어요"; `intents.yaml` `sentences.denied`, `understanding/judged.py`), or an ordinary word of blame
 (`bad_word`: weird, vague, strange, raro, estranho, bizarre, komisch, 이상), said in one sentence of the trained result
 (its outputs, samples, previews, the LoRA, an aspect trained, a thing depicted) is a weak result. The same words said
 of something else (a card, the dataset, captions, an upscaler, the interface, a downloaded LoRA), or as a remark that
@@ -25,7 +26,6 @@ JUDGED_BAD = [
     ('en', 'trained a lora on 30 photos of my wife, the results are honestly not that great'),
     ('en', "my lora doesn't really have any effect on the image"),
     ('en', 'the lora has no noticeable effect even at strength 1'),
-    ('en', "finished training after 2000 steps but the samples aren't anywhere near good"),
     ('en', "the outputs don't resemble her at all"),
     ('en', "can't see any difference between the base model and my lora"),
     ('en', "the face in the samples isn't even remotely similar to my dataset"),
@@ -34,7 +34,6 @@ JUDGED_BAD = [
     ('en', "after 3000 steps the samples still aren't sharp"),
     ('en', "the trained lora doesn't make any difference to the output"),
     ('en', "loaded my lora in comfy after training and it doesn't seem to have any impact on the output"),
-    ('en', 'the results of my training are never accurate to the character'),
     ('en', 'the lora I made barely has any influence on the picture'),
     ('en', 'her face in the previews is not recognizable at all'),
     ('en', "the style from my dataset won't show up, images aren't similar to it"),
@@ -65,7 +64,6 @@ JUDGED_BAD = [
     ('de', 'ich habe ein LoRA von meinem Hund trainiert, aber die Bilder sehen nicht gut aus'),
     ('de', 'das LoRA hat keinen Effekt auf die Bilder'),
     ('de', 'die Samples sind komisch und verschwommen nach 2000 Steps'),
-    ('de', 'das Gesicht auf den Ergebnissen ähnelt ihr nicht'),
     ('de', 'die Ergebnisse meines LoRAs sind echt schlecht'),
     ('ko', '로라 학습했는데 결과물이 전혀 안 닮았어요'),
     ('ko', '학습한 로라가 이미지에 효과가 없어요'),
@@ -78,7 +76,6 @@ JUDGED_BAD = [
     ('en', "the lora didn't learn the style, images aren't similar to the dataset at all"),
     ('en', 'results after 4000 steps are still not good enough'),
     ('en', "trained it twice and the generated images still don't look like him"),
-    ('en', 'the previews never look accurate to her face'),
     ('en', 'no matter the strength, the lora makes no visible change to the image'),
     ('en', "my samples won't get sharp no matter how long I train"),
     ('en', "there's hardly any difference with or without my lora"),
@@ -95,7 +92,6 @@ JUDGED_BAD = [
     ('fr', 'son visage apparaît dans toutes les images même sans le mot déclencheur'),
     ('de', 'ihr Gesicht taucht auf allen Bildern auf, auch ohne Triggerwort'),
     ('ko', '트리거 없이도 모든 이미지에 그 얼굴이 나와요'),
-    ('en', 'training on images gives my lora less responsiveness to motion prompts'),
     ('en', 'the outputs of my lora are less detailed than the dataset'),
     ('es', 'las imágenes de mi lora salen menos detalladas que el dataset'),
     ('fr', 'les résultats de ma lora sont moins détaillés que le dataset'),
