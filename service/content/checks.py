@@ -129,7 +129,8 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     f = "structure/intents.yaml"
     targets = {"symptom": symptoms, "faq": faq_ids, "section": sections, "step": steps}
     implied = {imp.then for imp in content.intents.implies}
-    implied |= {s.becomes for s in content.intents.sentences.subjects if s.becomes}
+    rules = content.intents.sentences
+    implied |= {s.becomes for s in rules.subjects if s.becomes} | {d.becomes for d in rules.denied}
     names = set(content.concepts) | set(content.features) | implied
     for tid, intent in content.intents.targets.items():
         yield from missing(f, f"targets.{tid}", tid, targets[intent.kind], intent.kind)
@@ -165,7 +166,6 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, avoided in enumerate(content.intents.avoided):
         for ref in (*avoided.when, avoided.by, *avoided.drop, *avoided.stop):
             yield from missing(f, f"avoided.{i}", ref, names, "concept")
-    rules = content.intents.sentences
     for part in ("events", "told", "asides", "cues", "qualifiers"):
         for i, ref in enumerate(getattr(rules, part)):
             yield from missing(f, f"sentences.{part}.{i}", ref, names, "concept")
@@ -175,6 +175,9 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, spill in enumerate(rules.spills):
         for ref in (*spill.memory, *spill.slowness, *spill.failure, *spill.figured):
             yield from missing(f, f"sentences.spills.{i}", ref, names, "concept")
+    for i, denial in enumerate(rules.denied):
+        for ref in (*denial.praise, *denial.by, *denial.owners, *denial.subjects, denial.becomes):
+            yield from missing(f, f"sentences.denied.{i}", ref, names, "concept")
     for lang, text in content.texts.items():
         f = f"text/{lang}/vocabulary.yaml"
         for concept in content.concepts:

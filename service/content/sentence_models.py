@@ -91,6 +91,9 @@ class SentenceMarkers(BaseModel):
     help_titles: tuple[Marker, ...] = ()
     solved_titles: tuple[Marker, ...] = ()
     question_titles: tuple[Marker, ...] = ()
+    # what a reply says of a quote it opens with when the quoted problem is its own too ("same here", "I have the same
+    # issue", "mismo problema", "même problème", "gleiches Problem", "저도 같은 문제"): the quote is kept
+    agrees: tuple[Marker, ...] = ()
 
 
 class Subject(BaseModel):
@@ -127,6 +130,27 @@ class Spill(BaseModel):
     figured: tuple[Key, ...] = ()  # slowness words that count only after a figure ("15 s/it", not "second step")
 
 
+class Denial(BaseModel):
+    """A praise or an effect denied in its clause (`understanding/judged.py`): a hit of `praise` that a negation
+    reaches ("the samples aren't really that good", "it doesn't seem to have any effect", "no se parece en nada",
+    "sieht nicht gut aus", "효과가 없어요") is read as `becomes` too: a negation before it reaches `reach` words
+    forward, one after it (verb-last negations: "ähnelt ihr nicht", "ressemble pas", `않아요`) `back` words back, both
+    within its clause. A negation inside a longer phrase of the vocabulary is that phrase ("don't know", "not bad")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    praise: tuple[Key, ...]
+    becomes: Key
+    by: tuple[Key, ...] = ()  # concepts whose words deny the words after them as a negation marker does ("can't")
+    # concepts that, named right after a praise word, make it theirs ("I don't have a good GPU": the card's, no result)
+    owners: tuple[Key, ...] = ()
+    # the subjects one of which its clause must name (the output, the LoRA, an aspect trained): in a run-on sentence of
+    # several clauses, a praise denied in another clause than the result is said of something else
+    subjects: tuple[Key, ...] = ()
+    reach: Annotated[int, Field(ge=1, le=8)] = 5
+    back: Annotated[int, Field(ge=0, le=4)] = 2
+
+
 class SentenceRules(BaseModel):
     """How sentences weigh (`understanding/sentences.py`): `events` told only in past, hypothetical or negated
     words are not the present state; a sentence with one of `told` tells a symptom of the guide, so one of
@@ -152,6 +176,7 @@ class SentenceRules(BaseModel):
     routine: tuple[Key, ...] = ()
     alone: dict[Key, Key] = {}  # a word that tells its concept only as the post's first sentence ("Solved!")
     spills: tuple[Spill, ...] = ()
+    denied: tuple[Denial, ...] = ()  # praise denied in its clause, read as its own concept (`judged.py`)
 
 
 class Asked(BaseModel):

@@ -85,6 +85,7 @@ class Reading:
     # (clause start, marker start, marker end, gone) of "bug solved", ...; gone: a marker of a thing gone ("sumiu")
     settled: tuple[Settled, ...] = ()
     causes: Causes = ()  # (start, end, forward) of each clause of cause (`reached`)
+    denials: tuple[tuple[int, int, int], ...] = ()  # (first token, end, direction) of each negation marker
 
     def over(self, hits: list[Hit], events: bool = False) -> frozenset[int]:
         """The tokens told as past, and those a marker of a settled state closes ("the OOM is solved", "it runs
@@ -193,7 +194,7 @@ def read_sentences(
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting,
                                   spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping),
                                   routine=bool(routine) and in_routine(texts[k], routine)))
-    past, reaching, asking, aside, settled, caused = _status(tokens, sentences, language)
+    past, reaching, asking, aside, settled, caused, denials = _status(tokens, sentences, language)
     if 0 <= titled < len(sentences):  # a solved title's events are past; a question's title asks
         past = past | frozenset(range(sentences[titled].start, sentences[titled].end)) if tag == SOLVED else past
         asking[titled] = asking[titled] or tag == QUESTION
@@ -202,7 +203,7 @@ def read_sentences(
                  if (asking[k] and not s.question) or aside[k] else s for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
     elided = frozenset(i for i, t in enumerate(tokens) if t.text in language.elided) if language.elided else frozenset()
-    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided, settled, caused)
+    return Reading(lang, tokens, tuple(sentences), language.reach, past, reaching, of, elided, settled, caused, denials)
 
 
 def _split(reader: SentenceReader, prose: str, budget: int) -> _Split:
@@ -305,9 +306,11 @@ def _choose(
 
 def _status(
     tokens: list[Token], sentences: list[Sentence], language: Language,
-) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool], tuple[Settled, ...], Causes]:
+) -> tuple[frozenset[int], tuple[tuple[int, int, int], ...], list[bool], list[bool], tuple[Settled, ...], Causes,
+           tuple[tuple[int, int, int], ...]]:
     """The tokens told as past; each hypothetical or negation marker (start, end, direction); per sentence,
-    whether a question marker is in it, and whether an aside marker is; the clauses of cause (`causes`).
+    whether a question marker is in it, and whether an aside marker is; the clauses of cause (`causes`); the
+    negation markers of those.
 
     A marker of the past makes past the words of its clause between markers of the present or a contrast ("I used
     to get OOMs but now it is slow"; "OOM at step 3 but it used to work fine": the OOM is now); a marker alone in
@@ -320,6 +323,7 @@ def _status(
     settled: list[Settled] = []
     reaching: list[tuple[int, int, int]] = []
     caused: list[tuple[int, int, bool]] = []
+    denials: list[tuple[int, int, int]] = []
     asking = [False] * len(sentences)
     aside = [False] * len(sentences)
     for k, s in enumerate(sentences):
@@ -365,7 +369,8 @@ def _status(
             told_past.append(start)
             past.update(range(start, stop))
         reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
+        denials.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in ("negation", "negation_after"))
         if any(kind in _REACH for _, kind, _ in marks):
             caused.extend(causes(tokens, s.start, s.end, marks, language))
-    return frozenset(past), tuple(reaching), asking, aside, tuple(settled), tuple(caused)
+    return frozenset(past), tuple(reaching), asking, aside, tuple(settled), tuple(caused), tuple(denials)
 

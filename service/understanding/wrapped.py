@@ -52,6 +52,7 @@ class Wrapping:
     updates: frozenset[str] = frozenset()  # what opens an update line ("edit", "update", "수정")
     routine: frozenset[str] = frozenset()  # the headings of the form's routine: reproduction steps, environment
     tags: Mapping[str, str] = field(default_factory=dict)  # a title's tag -> its kind: HELP, SOLVED or QUESTION
+    agrees: frozenset[str] = frozenset()  # what makes a quoted problem the reply's own ("same here", "same issue")
 
 
 def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
@@ -65,6 +66,9 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
     for m in markers:
         for kind, words in ((HELP, m.help_titles), (SOLVED, m.solved_titles), (QUESTION, m.question_titles)):
             tags.update((_key(w), kind) for w in words)
+    agrees: set[str] = set()
+    for m in markers:
+        agrees.update(_key(a) for a in m.agrees)
         routine.update(_key(h) for h in m.routine_headings)
         updates.update(_key(k) for k in m.updates)
         headings.update(_key(h) for h in m.headings)
@@ -72,7 +76,7 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
         keys.update(_key(k) for k in m.spec_keys)
         salutations.update(_key(k) for k in m.salutations)
     return Wrapping(frozenset(headings), frozenset(expected), frozenset(keys), frozenset(salutations),
-                    frozenset(updates), frozenset(routine), tags)
+                    frozenset(updates), frozenset(routine), tags, frozenset(agrees))
 
 
 NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
@@ -120,6 +124,14 @@ def _helpless(line: str, wrapping: Wrapping) -> bool:
     return bool(wrapping.tags) and line.strip() != "" and title_tag(line, wrapping)[::2] == (HELP, "")
 
 
+def _agrees(line: str, wrapping: Wrapping) -> bool:
+    """The reply's first line says the quoted problem is its own too ("I had the same issues. Not sure why.")."""
+    if not wrapping.agrees:
+        return False
+    words = _key(line[:MAX_HEADING]).split()
+    return any(" ".join(words[i:i + n]) in wrapping.agrees for n in range(1, 6) for i in range(len(words) - n + 1))
+
+
 def _signed(lines: list[str], i: int) -> bool:
     """Lines from `i` on are a name under a sign-off: a line or two of a few words, no figure."""
     rest = [line for line in lines[i:] if line.strip()]
@@ -128,8 +140,9 @@ def _signed(lines: list[str], i: int) -> bool:
 
 def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda line: False) -> str:
     """The text without its template's headings, the section under an expected-behaviour heading (up to the next
-    heading or blank line), its fence lines, the quote a reply opens with (unless nothing follows it; a log's line
-    quoted stays: `pasted`), an ordered list's numbers, its greeting
+    heading or blank line), its fence lines, the quote a reply opens with (unless nothing follows it, or the reply's
+    first line says the problem is its own too: "same here"; a log's line quoted stays: `pasted`), an ordered list's
+    numbers, its greeting
     and thank-you lines, a line that only asks for help ("Need help") and the name under a sign-off.
 
     >>> w = Wrapping(frozenset({"describe the bug", "logs"}), frozenset({"expected behavior"}), frozenset())
@@ -146,7 +159,8 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     # is what they paste ("I get this:\n> CUDA out of memory"), kept.
     opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
     quoted = [i < opening and not pasted(line) for i, line in enumerate(lines)]
-    keep_quotes = not any(any(c.isalpha() for c in line) for line in lines[opening:])
+    keep_quotes = not any(any(c.isalpha() for c in line) for line in lines[opening:]) or (
+        0 < opening < len(lines) and _agrees(lines[opening], wrapping))
     out: list[str] = []
     expected = told = False
     asking: list[int] | None = None  # the lines kept under a question's heading ("### Question"), while in one
