@@ -63,11 +63,10 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
     updates: set[str] = set()
     routine: set[str] = set()
     tags: dict[str, str] = {}
-    for m in markers:
+    agrees: set[str] = set()
+    for m in markers:  # (an iterable: read once)
         for kind, words in ((HELP, m.help_titles), (SOLVED, m.solved_titles), (QUESTION, m.question_titles)):
             tags.update((_key(w), kind) for w in words)
-    agrees: set[str] = set()
-    for m in markers:
         agrees.update(_key(a) for a in m.agrees)
         routine.update(_key(h) for h in m.routine_headings)
         updates.update(_key(k) for k in m.updates)
