@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, model_validator
+from pydantic import BaseModel, StringConstraints, model_validator
 
+from .base_models import FROZEN, Id
 from .sentence_models import Key
-
-Id = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+    model_config = FROZEN
 
 SettingName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 SettingValue = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_]+$", max_length=32)]
