@@ -1,6 +1,6 @@
-"""A praise denied in its clause (engine layer): how a bad result is told without a word of blame ("the samples aren't
-really that good", "lora has no significant effect", "it doesn't seem to have any effect on the output", "no se
-parece en nada", "não ficou parecido", "ça ressemble pas", "sieht nicht gut aus", "효과가 없어요").
+"""An effect denied in its clause (understanding layer): how a bad result is told without a word of blame ("lora
+has no significant effect", "it doesn't seem to have any effect on the output", "no se parece en nada", "não ficou
+parecido", "ça ressemble pas", "sieht nicht gut aus", "효과가 없어요").
 
 The structure, not a list of phrases: a hit of a rule's words (`intents.yaml` `sentences.denied`: an effect, a change,
 a difference; praise words were measured and left to the phrase lists) that
@@ -19,9 +19,9 @@ from .lexicon import Hit
 from .sentences import Reading
 
 
-def denied_praise(rules: tuple[Denial, ...], reading: Reading, hits: list[Hit]) -> list[Hit]:
-    """The hits, with each praise hit a negation reaches read as its rule's `becomes` concept (the praise and the
-    denying words themselves tell nothing further: they are dropped). A negation inside
+def denied_effects(rules: tuple[Denial, ...], reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits, with each hit of a rule's words (`praise`: an effect, a change) a negation reaches read as the rule's
+    `becomes` concept (those words and the denying ones tell nothing further: they are dropped). A negation inside
     a longer phrase of the vocabulary is read as that phrase ("don't know if the samples are good", "not bad"); the
     words of a rule's `by` concepts deny as a marker before its word does ("can't see any difference"). The praise is
     the result's when the thing named nearest to it in its clause is (`_of_the_result`)."""

@@ -30,7 +30,7 @@ _BAR_RUN = re.compile(
 )
 _PCT_BLOCK = re.compile(r"(?:[^\n]*%\|[^\n]*(?:\n|\Z))+")  # consecutive lines holding "%|"
 _ODD_STREAK: Final = 64
-_BAR_NUMS = re.compile(r"\d{1,3}%\|[^|\n]*\|\s*(\d{1,9})/(\d{1,9})\b")
+BAR_COUNT = re.compile(r"\d{1,3}%\|[^|\n]*\|\s*(\d{1,9})/(\d{1,9})\b")
 # tqdm's rate after the elapsed<remaining times: seconds per iteration, or iterations per second (`17.64s/it`,
 # `1.27it/s`); bounded digits, read only after the count was found.
 _BAR_RATE = re.compile(r"<[^,\]\n]{0,24},[ \t]*(\d{1,6}(?:\.\d{1,4})?)[ \t]*(s/it|it/s)")
@@ -180,7 +180,7 @@ def split_bars(text: str) -> tuple[str, list[Run]]:
 def read_bar(r: _Reader, offset: int, line: str, head: str, kind: str) -> None:
     """What the last update of a bar run says: a training step, or a phase (caching, loading, sampling...)."""
     nums = None
-    for m in _BAR_NUMS.finditer(line):
+    for m in BAR_COUNT.finditer(line):
         nums = m
     low = line.lower()
     if kind in ("bare", "other") and ("lr:" in low or "loss" in low):

@@ -50,7 +50,7 @@ from .gate import (
     unavoided,
     updates,
 )
-from .judged import denied_praise
+from .judged import denied_effects
 from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
@@ -251,7 +251,7 @@ def understand(
     hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
     hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
-    hits = denied_praise(reader.rules.denied, reading, hits)
+    hits = denied_effects(reader.rules.denied, reading, hits)
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     hits = of_the_training(reader.rules.subjects, reading, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)

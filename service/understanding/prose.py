@@ -8,6 +8,7 @@ import re
 from typing import NamedTuple
 
 from .extract import BUCKET_SIZES
+from .log_bars import BAR_COUNT
 from .logs import LogReading, looks_like_log
 from .pasted import setting_line
 from .wrapped import NO_WRAPPING, Wrapping, spec_line, unwrap
@@ -143,9 +144,6 @@ def _asks(line: str) -> bool:
     return "?" in line or "\uff1f" in line
 
 
-_BAR_COUNT = re.compile(r"%\|[^|\n]*\|\s*(\d{1,9})/(\d{1,9})\b")
-
-
 _TRAINING_BAR = ("steps:", "step:", "loss", "lr:", "lr=")  # a training bar's description or postfix
 
 
@@ -158,7 +156,7 @@ def _finished_bar(line: str) -> bool:
     >>> _finished_bar("steps: 100%|####| 1100/1100 [05:10<00:00,  3.54it/s, loss=0.152]")
     False
     """
-    m = _BAR_COUNT.search(line) if "%|" in line else None
+    m = BAR_COUNT.search(line) if "%|" in line else None
     if m is None or m.group(1) != m.group(2):
         return False
     low = line.lower()
