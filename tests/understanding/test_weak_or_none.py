@@ -90,6 +90,9 @@ OWN_RESULT_POOR = [
     ("ko", "로라를 3000스텝 학습했는데 수렴하지 않아요, 샘플이 그대로예요"),
     ("en", "I trained two loras of my wife with 30 photos each and both look nothing like her"),
     ("es", "entrené dos loras de mi novia con 30 fotos cada una y la cara sale como otra persona"),
+    ("en", "my lora looks nothing like her after 2000 steps, what am I doing wrong?"),
+    ("es", "mi lora no se parece en nada a ella después de 2000 pasos, ¿qué estoy haciendo mal?"),
+    ("de", "mein LoRA sieht ihr nach 2000 Steps überhaupt nicht ähnlich, was mache ich falsch?"),
 ]
 
 NOT_THE_OWN_RESULT = [
@@ -177,6 +180,14 @@ NOT_THE_OWN_RESULT = [
     ("fr", "quand je mets ma lora avec deux autres loras le visage devient quelqu'un d'autre, comment régler les poids ?"),
     ("de", "wenn ich mein LoRA mit zwei anderen LoRAs kombiniere, wird das Gesicht jemand anderes, wie stelle ich die Gewichte ein?"),
     ("ko", "제 로라를 다른 로라 두 개랑 같이 쓰면 얼굴이 딴 사람처럼 나와요, 가중치는 어떻게 맞추나요?"),
+    ("en", "I followed the install steps but the trainer won't start, what am I doing wrong?"),
+    ("es", "seguí los pasos de instalación pero el entrenador no arranca, ¿qué estoy haciendo mal?"),
+    ("pt", "segui os passos da instalação mas o treinador não abre, o que estou fazendo de errado?"),
+    ("fr", "j'ai suivi les étapes d'installation mais le trainer ne démarre pas, qu'est-ce que je fais mal ?"),
+    ("de", "ich habe die Installationsschritte befolgt, aber der Trainer startet nicht, was mache ich falsch?"),
+    ("ko", "설치 단계는 다 따라했는데 트레이너가 실행이 안 돼요, 제가 뭘 잘못한 걸까요?"),
+    ("en", "how do I set the trigger word in the dataset config? what am I doing wrong"),
+    ("es", "¿dónde pongo la palabra clave en la config del dataset? ¿qué hago mal?"),
 ]
 
 
