@@ -58,7 +58,8 @@ OWN_RESULT_POOR = [
     ("fr", "après 3000 steps la ressemblance est toujours mauvaise, le visage est générique"),
     ("fr", "ma lora de style n'a rien appris, les images sont identiques au modèle de base"),
     ("fr", "le finetune que j'ai fait sort des artefacts sur toutes les images, du bruit partout"),
-    ("fr", "la lora que j'ai entraînée avec ai-toolkit sur flux donne des visages flous, le dataset c'est 40 photos nettes"),
+    ("fr", "la lora que j'ai entraînée avec ai-toolkit sur flux donne des visages flous, le dataset c'est 40 photos "
+           "nettes"),
     ("fr", "les previews au step 500 étaient bonnes, au step 2500 elles sont cramées"),
     ("fr", "pourquoi ma lora entraînée fait que tout le monde ressemble à la même personne ?"),
     ("de", "ich habe ein LoRA von meinem Hund mit 2000 Steps trainiert und es sieht ihm überhaupt nicht ähnlich"),
@@ -68,7 +69,8 @@ OWN_RESULT_POOR = [
     ("de", "nach 3000 Steps ist die Ähnlichkeit immer noch schlecht, das Gesicht ist generisch"),
     ("de", "mein Stil-LoRA hat nichts gelernt, die Bilder sind identisch mit dem Basismodell"),
     ("de", "das Finetune, das ich gemacht habe, erzeugt auf jedem Bild Artefakte, überall Rauschen"),
-    ("de", "das LoRA, das ich mit ai-toolkit auf Flux trainiert habe, gibt verschwommene Gesichter, der Datensatz sind 40 scharfe Fotos"),
+    ("de", "das LoRA, das ich mit ai-toolkit auf Flux trainiert habe, gibt verschwommene Gesichter, der Datensatz "
+           "sind 40 scharfe Fotos"),
     ("de", "die Previews bei Step 500 sahen richtig aus, bei Step 2500 sind sie verbrannt"),
     ("de", "warum sieht mit meinem trainierten LoRA jeder wie dieselbe Person aus?"),
     ("ko", "우리 강아지 로라를 2000스텝 학습했는데 하나도 안 닮았어요"),
@@ -93,6 +95,17 @@ OWN_RESULT_POOR = [
     ("en", "my lora looks nothing like her after 2000 steps, what am I doing wrong?"),
     ("es", "mi lora no se parece en nada a ella después de 2000 pasos, ¿qué estoy haciendo mal?"),
     ("de", "mein LoRA sieht ihr nach 2000 Steps überhaupt nicht ähnlich, was mache ich falsch?"),
+    ("en", "the results look like the base model, nothing changed"),
+    ("en", "the outputs are the same as the base model"),
+    ("es", "las imágenes salen igual que el modelo base"),
+    ("de", "die Bilder sehen aus wie das Basismodell"),
+    ("ko", "결과가 기본 모델처럼 나와요"),
+    ("en", "trained for 2000 steps and the results look like the base model"),
+    ("es", "entrené 2000 pasos y las imágenes salen igual que el modelo base"),
+    ("pt", "treinei 2000 passos e as imagens saem igual ao modelo base"),
+    ("fr", "j'ai entraîné 2000 steps et les images sont comme le modèle de base"),
+    ("de", "2000 Steps trainiert und die Bilder sehen aus wie das Basismodell"),
+    ("ko", "2000스텝 학습했는데 결과가 기본 모델처럼 나와요"),
 ]
 
 NOT_THE_OWN_RESULT = [
@@ -151,7 +164,8 @@ NOT_THE_OWN_RESULT = [
     ("de", "die generierten Bilder sind schwarz, wenn ich in Automatic1111 das fp16-VAE benutze"),
     ("de", "unterstützt ai-toolkit Training mit Masken, um die Qualität zu verbessern?"),
     ("de", "mein LoRA lädt nicht in Forge, es heißt Format nicht unterstützt"),
-    ("de", "die Qualität von Qwen Image Edit ist schlecht im Vergleich zu anderen Modellen, gibt es Einstellungen dagegen?"),
+    ("de", "die Qualität von Qwen Image Edit ist schlecht im Vergleich zu anderen Modellen, gibt es Einstellungen "
+           "dagegen?"),
     ("ko", "flux dev 기본 모델은 피부가 플라스틱 같아요, 어떤 샘플러 추천하세요?"),
     ("ko", "civitai에서 받은 로라를 포지에서 쓰면 이미지가 흐려져요"),
     ("ko", "comfyui에서 safetensors 불러올 때 lora key not loaded 에러가 나요"),
@@ -177,8 +191,10 @@ NOT_THE_OWN_RESULT = [
     ("en", "when I stack my lora with two other loras the face turns into someone else, how do I balance the weights?"),
     ("es", "si uso mi lora con otras dos loras la cara sale de otra persona, ¿cómo ajusto los pesos?"),
     ("pt", "quando junto minha lora com outras duas loras o rosto vira outra pessoa, como acerto os pesos?"),
-    ("fr", "quand je mets ma lora avec deux autres loras le visage devient quelqu'un d'autre, comment régler les poids ?"),
-    ("de", "wenn ich mein LoRA mit zwei anderen LoRAs kombiniere, wird das Gesicht jemand anderes, wie stelle ich die Gewichte ein?"),
+    ("fr", "quand je mets ma lora avec deux autres loras le visage devient quelqu'un d'autre, comment régler les "
+           "poids ?"),
+    ("de", "wenn ich mein LoRA mit zwei anderen LoRAs kombiniere, wird das Gesicht jemand anderes, wie stelle ich die "
+           "Gewichte ein?"),
     ("ko", "제 로라를 다른 로라 두 개랑 같이 쓰면 얼굴이 딴 사람처럼 나와요, 가중치는 어떻게 맞추나요?"),
     ("en", "I followed the install steps but the trainer won't start, what am I doing wrong?"),
     ("es", "seguí los pasos de instalación pero el entrenador no arranca, ¿qué estoy haciendo mal?"),
@@ -205,11 +221,15 @@ def test_quality_of_something_else_or_asked_about_is_no_symptom(client: TestClie
 # A post titled with a training topic the guide does not teach (captions, a setting's choice) is about the user's own
 # bad result its body tells, as it is about an OOM its body tells; a body that only asks the topic's question is not.
 TITLED_OWN_RESULT = [
-    ("en", "Question about captions\nI trained three loras of my wife with these captions and they look nothing like her"),
+    ("en", "Question about captions\nI trained three loras of my wife with these captions and they look nothing like "
+           "her"),
     ("es", "Duda con los captions\nentrené tres loras de mi mujer con estos captions y la cara sale como otra persona"),
-    ("pt", "Dúvida sobre legendas\ntreinei três loras da minha esposa com essas legendas e o rosto sai como outra pessoa"),
-    ("fr", "Question sur les captions\nj'ai entraîné trois loras de ma femme avec ces captions et elles ne lui ressemblent pas du tout"),
-    ("de", "Frage zu Captions\nich habe drei LoRAs von meiner Frau mit diesen Captions trainiert und das Gesicht ist jedes Mal jemand anderes"),
+    ("pt", "Dúvida sobre legendas\ntreinei três loras da minha esposa com essas legendas e o rosto sai como outra "
+           "pessoa"),
+    ("fr", "Question sur les captions\nj'ai entraîné trois loras de ma femme avec ces captions et elles ne lui "
+           "ressemblent pas du tout"),
+    ("de", "Frage zu Captions\nich habe drei LoRAs von meiner Frau mit diesen Captions trainiert und das Gesicht ist "
+           "jedes Mal jemand anderes"),
     ("ko", "캡션 질문\n이 캡션으로 아내 로라를 세 번 학습했는데 얼굴이 딴 사람이에요"),
 ]
 
