@@ -106,6 +106,8 @@ OWN_RESULT_POOR = [
     ("fr", "j'ai entraîné 2000 steps et les images sont comme le modèle de base"),
     ("de", "2000 Steps trainiert und die Bilder sehen aus wie das Basismodell"),
     ("ko", "2000스텝 학습했는데 결과가 기본 모델처럼 나와요"),
+    ("en", "after 200 epochs my lora shows clear signs of overfitting, the face is burnt"),
+    ("es", "después de 200 épocas mi lora está sobreajustada, la cara sale quemada"),
 ]
 
 NOT_THE_OWN_RESULT = [
@@ -204,6 +206,15 @@ NOT_THE_OWN_RESULT = [
     ("ko", "설치 단계는 다 따라했는데 트레이너가 실행이 안 돼요, 제가 뭘 잘못한 걸까요?"),
     ("en", "how do I set the trigger word in the dataset config? what am I doing wrong"),
     ("es", "¿dónde pongo la palabra clave en la config del dataset? ¿qué hago mal?"),
+    ("en", "trained my lora for 200 epochs and there is no sign of overfitting, sharing my config for anyone "
+           "interested"),
+    ("pt", "treinei minha lora por 200 épocas e nenhum sinal de overfitting, compartilhando minha config pra quem "
+           "quiser"),
+    ("fr", "j'ai entraîné ma lora sur 200 epochs et aucun signe d'overfitting, je partage ma config pour ceux que ça "
+           "intéresse"),
+    ("de", "ich habe mein LoRA 200 Epochen trainiert und keine Anzeichen von Overfitting, hier meine Config für "
+           "Interessierte"),
+    ("ko", "로라를 200에폭 학습했는데 과적합 징후가 없어요, 관심 있는 분들 위해 설정 공유해요"),
 ]
 
 
