@@ -107,6 +107,8 @@ OWN_RESULT_POOR = [
     ("ko", "2000스텝 학습했는데 결과가 기본 모델처럼 나와요"),
     ("en", "after 200 epochs my lora shows clear signs of overfitting, the face is burnt"),
     ("es", "después de 200 épocas mi lora está sobreajustada, la cara sale quemada"),
+    ("en", "thanks for the tool, but my lora looks nothing like her after 2000 steps"),
+    ("es", "gracias por la herramienta, pero mi lora no se parece en nada a ella después de 2000 pasos"),
 ]
 
 NOT_THE_OWN_RESULT = [
@@ -210,6 +212,16 @@ NOT_THE_OWN_RESULT = [
     ("de", "ich habe mein LoRA 200 Epochen trainiert und keine Anzeichen von Overfitting, hier meine Config für "
            "Interessierte"),
     ("ko", "로라를 200에폭 학습했는데 과적합 징후가 없어요, 관심 있는 분들 위해 설정 공유해요"),
+    ("en", "Hi, thank you so much for the detailed guide! I started training my first lora, where do I find the "
+           "finished file?"),
+    ("es", "Hola, muchas gracias por la guía tan detallada. Empecé a entrenar mi primera lora, ¿dónde encuentro el "
+           "archivo final?"),
+    ("pt", "Oi, muito obrigado pelo guia detalhado! Comecei a treinar minha primeira lora, onde acho o arquivo final?"),
+    ("fr", "Salut, merci beaucoup pour le guide détaillé ! J'ai commencé à entraîner ma première lora, où je trouve "
+           "le fichier final ?"),
+    ("de", "Hi, vielen Dank für die detaillierte Anleitung! Ich habe mein erstes LoRA angefangen zu trainieren, wo "
+           "finde ich die fertige Datei?"),
+    ("ko", "자세한 가이드 정말 감사합니다! 첫 로라 학습을 시작했는데 완성된 파일은 어디서 찾나요?"),
 ]
 
 
