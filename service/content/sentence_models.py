@@ -151,6 +151,17 @@ class Denial(BaseModel):
     back: Annotated[int, Field(ge=0, le=4)] = 2
 
 
+class Courtesy(BaseModel):
+    """A sentence of courtesy (`understanding/told.courtesies`): one holding a hit of `by` ("thank you for the detailed
+    guide", "gracias por tu trabajo", "danke für die Arbeit") and none of `keeps` (an event, a result, a speed told)
+    says nothing of the problem: its words ("detailed", "job") are no subject of the post."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    by: tuple[Key, ...]
+    keeps: tuple[Key, ...] = ()
+
+
 class SentenceRules(BaseModel):
     """How sentences weigh (`understanding/sentences.py`): `events` told only in past, hypothetical or negated
     words are not the present state; a sentence with one of `told` tells a symptom of the guide, so one of
@@ -177,6 +188,7 @@ class SentenceRules(BaseModel):
     alone: dict[Key, Key] = {}  # a word that tells its concept only as the post's first sentence ("Solved!")
     spills: tuple[Spill, ...] = ()
     denied: tuple[Denial, ...] = ()  # praise denied in its clause, read as its own concept (`judged.py`)
+    courtesy: tuple[Courtesy, ...] = ()  # sentences of thanks that tell nothing of the problem (`told.courtesies`)
 
 
 class Asked(BaseModel):

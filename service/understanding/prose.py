@@ -76,9 +76,18 @@ _ADVICE = re.compile(
 )
 
 
+# A link's address ("https://github.com/kohya-ss/musubi-tuner/blob/main/docs/framepack.md"): no words of the user's
+# (its "blob" is no blob in an image); a Markdown link keeps its text ("[LoRA](https://...)").
+_ADDRESS = re.compile(r"\b(?:https?|ftp)://[^\s)\]>\"'`]+")
+
+
 def unheeded(text: str) -> str:
     r"""The text without the warnings a library prints (`_WARNING`), so a post is no pasted log for an xformers
-    warning under it, and without PyTorch's advice under its out-of-memory message (`_ADVICE`).
+    warning under it, without PyTorch's advice under its out-of-memory message (`_ADVICE`), and without the
+    addresses of its links (`_ADDRESS`).
+
+    >>> unheeded("I followed https://github.com/x/y/blob/main/docs/a.md and the lora is fried")
+    'I followed  and the lora is fried'
 
     >>> unheeded("OOM at step 2\nFutureWarning: `torch.cuda.amp` is deprecated.\n  warnings.warn(\nthanks")
     'OOM at step 2\nthanks'
@@ -86,6 +95,8 @@ def unheeded(text: str) -> str:
     ...          "fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs)\nhelp")
     'CUDA out of memory.\nhelp'
     """
+    if "://" in text:
+        text = _ADDRESS.sub("", text)
     if "reserved" in text and "fragmentation" in text:
         text = _ADVICE.sub("", text)
     if "arning" not in text and "ARNING" not in text:

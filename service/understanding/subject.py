@@ -28,7 +28,11 @@ def of_the_training(rules: tuple[Subject, ...], reading: Reading, hits: list[Hit
         if concepts.isdisjoint(rule.other):
             continue  # no other subject named: every hit stays the training's
         training, other = frozenset(rule.training), frozenset(rule.other)
-        subjects = _subjects([h for h in hits if h.concept in training or h.concept in other])
+        # a subject's word inside a longer phrase of what is told is that phrase's ("it looks like the base model" tells
+        # a LoRA that does nothing, not a bad result of the base model)
+        phrases = [(h.start, h.end) for h in hits if h.concept in rule.told and h.end - h.start > 1]
+        subjects = [s for s in _subjects([h for h in hits if h.concept in training or h.concept in other])
+                    if not any(a <= s.start and s.end <= b and b - a > s.end - s.start for a, b in phrases)]
         if not any(h.concept in other for h in subjects):
             continue
         if rule.whole_text:

@@ -3,6 +3,7 @@ qualify (`intents.yaml` `sentences`), from a text's reading (`sentences.read_sen
 
 from __future__ import annotations
 
+from ..content.sentence_models import Courtesy
 from .lexicon import Hit
 from .sentence_reader import SentenceReader
 from .sentences import Reading
@@ -10,7 +11,9 @@ from .sentences import Reading
 
 def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without the events told only as past, supposed or denied ("a past OOM in a post about speed",
-    "I'm afraid of an OOM", "it didn't crash"): those are not the present state."""
+    "I'm afraid of an OOM", "it didn't crash"): those are not the present state; nor is what a sentence of courtesy
+    names (`courtesies`)."""
+    hits = courtesies(reader.rules.courtesy, reading, hits)
     events = reader.rules.events
     if not events or not (reading.past or reading.reaching or reading.settled):
         return hits
@@ -33,3 +36,18 @@ def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) 
         return hits
     return [h for h in hits if h.concept not in rules.qualifiers or reading.sentences[reading.of[h.start]].setting
             or any(abs(reading.sentence_of(h.start) - k) <= rules.near for k in failing)]
+
+
+def courtesies(rules: tuple[Courtesy, ...], reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without those of the sentences of courtesy (`sentences.courtesy`): a thanks that tells no event, result
+    or speed ("Hi, thank you so much for the detailed guide!", "thanks for your wonderful job") names nothing of the
+    problem; a thanks beside one ("thanks in advance, my lora looks nothing like her") keeps its sentence."""
+    for rule in rules:
+        thanked = {reading.sentence_of(h.start) for h in hits if h.concept in rule.by}
+        if not thanked:
+            continue
+        keeps = frozenset(rule.keeps)
+        gone = thanked - {reading.sentence_of(h.start) for h in hits if h.concept in keeps}
+        if gone:
+            hits = [h for h in hits if reading.sentence_of(h.start) not in gone]
+    return hits

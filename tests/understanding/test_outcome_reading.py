@@ -49,7 +49,7 @@ SEEN = [
     ("en", "my style lora just spits out copies of the training images"),
     ("en", "the likeness is kinda there but not really, she looks like her cousin"),
     ("en", "the samples keep getting uglier with every save"),
-    ("en", "the lora output is just black images"),
+    ("en", "the lora output is just brown mush"),
     ("en", "videos from my wan lora flicker and the motion is gone"),
     ("en", "my character lora turns every woman into the same person"),
     ("en", "samples at step 500 already look burned"),

@@ -51,7 +51,7 @@ def test_a_stop_with_memory_evidence_is_still_an_oom(index: Index, lang: str, te
 @pytest.mark.parametrize(("lang", "text"), [
     ("en", "the LoRA I trained generates noise only, it is not usable"),
     ("es", "la LoRA que entrené genera solo ruido, es inservible"),
-    ("pt", "a LoRA que treinei só gera imagens pretas, é inutilizável"),
+    ("pt", "a LoRA que treinei só gera borrões, é inutilizável"),
     ("fr", "le LoRA que j'ai entraîné ne donne que du bruit, il est inutilisable"),
     ("de", "die trainierte LoRA erzeugt nur Rauschen, völlig unbrauchbar"),
     ("ko", "학습한 로라가 노이즈만 나와서 쓸 수가 없어요"),
@@ -65,8 +65,8 @@ def test_a_stop_with_memory_evidence_is_still_an_oom(index: Index, lang: str, te
     ("es", "entrené una LoRA y en ComfyUI solo saca ruido"),
     ("pt", "treinei uma LoRA e só sai ruído"),
     ("fr", "j'ai entraîné un LoRA et il ne sort que du bruit"),
-    ("de", "LoRA trainiert, die Bilder kommen schwarz raus"),
-    ("ko", "로라 학습했는데 이미지가 까맣게 나와요"),
+    ("de", "LoRA trainiert, die Bilder kommen total verrauscht raus"),
+    ("ko", "로라 학습했는데 얼굴이 뭉개져서 나와요"),
 ])
 def test_a_weak_result_told_by_its_outcome(index: Index, lang: str, text: str) -> None:
     assert _top_symptom(index, text, lang) == "weak-samples"
