@@ -86,6 +86,7 @@ MAX_TAG = 48  # characters of a line that is a tag alone at most ("Need help!!",
 _BRACKETED = re.compile(r"^\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*"
                         r"|\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*$")
 _COLON = re.compile(r"^\s*([^:\uff1a]{1,30}?)\s*[:\uff1a]\s+")
+_TAG_MARKS = ((_BRACKETED, "[(\u3010"), (_COLON, ":\uff1a"))  # each pattern, tried only on a line holding its marks
 
 
 def _key(text: str) -> str:
@@ -119,8 +120,11 @@ def _salutation(line: str, wrapping: Wrapping) -> bool:
 
 
 def _helpless(line: str, wrapping: Wrapping) -> bool:
-    """A line that only asks for help ("Need help", "Help pls!", "[Help]"): it tells nothing of the post."""
-    return bool(wrapping.tags) and line.strip() != "" and title_tag(line, wrapping)[::2] == (HELP, "")
+    """A line that only asks for help ("Need help", "Help pls!", "[Help]"): it tells nothing of the post. (A tag alone
+    holds `MAX_TAG` characters but spaces at most, whichever way `title_tag` finds it: a longer line is not read.)"""
+    if not wrapping.tags or (len(line) > MAX_TAG and len("".join(line.split())) > MAX_TAG):
+        return False
+    return line.strip() != "" and title_tag(line, wrapping)[::2] == (HELP, "")
 
 
 def _agrees(line: str, wrapping: Wrapping) -> bool:
@@ -187,9 +191,15 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
             asking = None
         elif asking is not None and line.strip():
             asking.append(len(out))
-        out.append(_NUMBERED.sub(r"\1", line, count=1))
+        out.append(_unnumbered(line))
     _asks(out, asking)
     return "\n".join(out)
+
+
+def _unnumbered(line: str) -> str:
+    """The line without an ordered list's number (`_NUMBERED.sub(r"\\1", line, count=1)`: a match, else the line)."""
+    m = _NUMBERED.match(line)
+    return line if m is None else m.group(1) + line[m.end():]
 
 
 def _asks(out: list[str], asking: list[int] | None) -> None:
@@ -243,7 +253,7 @@ def routine_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
         if kind is not None:
             within = kind == "routine"
             continue
-        key = _key(_NUMBERED.sub(r"\1", line, count=1))
+        key = _key(_unnumbered(line))
         if within and key:
             out.add(key)
         elif within and out:
@@ -291,8 +301,8 @@ def title_tag(line: str, wrapping: Wrapping) -> tuple[str, str, str]:
     whole = kinds.get(_key(line)) if len(line) <= MAX_TAG else None
     if whole is not None:
         return whole, line.strip(), ""
-    for pattern, marks in ((_BRACKETED, "[(\u3010"), (_COLON, ":\uff1a")):
-        m = pattern.search(line) if any(c in line for c in marks) else None
+    for pattern, marks in _TAG_MARKS:
+        m = pattern.search(line) if any(map(line.__contains__, marks)) else None
         if m is not None:
             tag = next((g for g in m.groups() if g), "")
             kind = kinds.get(_key(tag))
