@@ -114,9 +114,13 @@ def _heading(line: str, wrapping: Wrapping) -> str | None:
 
 def _salutation(line: str, wrapping: Wrapping) -> bool:
     """A greeting, a thank-you or a sign-off, alone on its line or with a word more ("Hi everyone,", "Hi guys")."""
-    words = _key(line).split() if len(line) <= MAX_HEADING else []
-    return bool(words) and any(" ".join(words[:n]) in wrapping.salutations
-                               for n in range(len(words), max(0, len(words) - SALUTED) - 1, -1) if n)
+    if len(line) > MAX_HEADING:
+        return False
+    words = _key(line).split()
+    for n in range(len(words), max(0, len(words) - SALUTED) - 1, -1):  # a loop, not any(): this runs for every line
+        if n and " ".join(words[:n]) in wrapping.salutations:
+            return True
+    return False
 
 
 def _helpless(line: str, wrapping: Wrapping) -> bool:
@@ -219,7 +223,9 @@ def spec_line(text: str, wrapping: Wrapping) -> bool:
     >>> spec_line("batch 4, 1024px, 2000 steps", w), spec_line("it OOMs with 24GB, no idea why", w)
     (False, False)
     """
-    line = _BULLET.sub("", text.strip()).strip("*_ .")
+    line = text.strip()
+    bullet = _BULLET.match(line)  # (one at the start at most: a match, not a `sub`)
+    line = (line[bullet.end():] if bullet is not None else line).strip("*_ .")
     if not line or len(line) > MAX_SPEC:
         return False
     key, sep, value = line.partition(":")
