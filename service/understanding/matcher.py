@@ -255,8 +255,7 @@ def understand(
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     hits = of_the_training(reader.rules.subjects, reading, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
-    lines: Lines = {}  # the lines read alone (a log's lead, a title line): each read once
-    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine, lines)
+    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine, lines := Lines())  # (read once)
     family, families = matcher.aliases.find([t.forms[-1] if t.hangul else t.text for t in tokens])
     family = family if family is not None else _pasted_family(matcher, pasted)
     features = _features(text, stated, log, families)
