@@ -11,7 +11,6 @@ remembers between calls lives in the `caches.Caches` the caller passes (the runt
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -180,15 +179,15 @@ class Analyzer:
         """The language whose known words cover the query best (Hangul means the Hangul language); ties go to
         `hint`."""
         langs_of = self._langs_of
-        seen: list[str] = []
+        counts: dict[str, int] = {}  # (a dict, not a Counter: a query has a few known words, a Counter costs ~2 us)
         hangul = self._hangul.lang if self._hangul is not None else None
         for word in words:
             if hangul is not None and is_hangul(word):
                 return hangul
-            seen.extend(langs_of.get(word, ()))
-        if not seen:
+            for lang in langs_of.get(word, ()):
+                counts[lang] = counts.get(lang, 0) + 1
+        if not counts:
             return hint
-        counts = Counter(seen)
         top = max(counts.values())
         if hint is not None and counts.get(hint) == top:
             return hint

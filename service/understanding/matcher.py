@@ -62,7 +62,7 @@ from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, read_sentences
 from .subject import of_the_training
-from .titles import title_concepts, title_vetoes
+from .titles import Lines, line_hits, title_concepts, title_vetoes
 from .told import near_the_failure, told_now
 from .wrapped import routine_lines
 
@@ -255,7 +255,7 @@ def understand(
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     hits = of_the_training(reader.rules.subjects, reading, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
-    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine)
+    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine, lines := Lines())  # (read once)
     family, families = matcher.aliases.find([t.forms[-1] if t.hangul else t.text for t in tokens])
     family = family if family is not None else _pasted_family(matcher, pasted)
     features = _features(text, stated, log, families)
@@ -264,7 +264,7 @@ def understand(
     told = told_hits(hits, reading, form)
     units = figure_units(told, reading, matcher.figures, _NUMBERS)
     subjects = frozenset(_implied(matcher, told, reading, features)) - units
-    title = title_concepts(matcher, parts.prose, lang, caches) if matcher.title_vetoes else frozenset()
+    title = title_concepts(matcher, parts.prose, lang, caches, lines) if matcher.title_vetoes else frozenset()
     topic = title | opening(hits, reading, matcher.implies, bool(title), matcher.asking.post_words)  # `topic_titles`
     domain = in_domain(present - routine_only(quiet, reading, hits), log, matcher.domain, matcher.outside) and not (
         topic and subjects.isdisjoint(matcher.evidence) and title_veto(topic, features, matcher.topics))
@@ -329,7 +329,7 @@ def _implied(matcher: Matcher, hits: list[Hit], reading: Reading, features: froz
 
 def _stated(
     matcher: Matcher, text: str, parts: Parts, reading: Reading, hits: list[Hit], log: LogReading, caches: Caches,
-    pasted: Pasted, machine: frozenset[int],
+    pasted: Pasted, machine: frozenset[int], lines: Lines | None = None,
 ) -> Stated:
     """The context the text states; in a pasted log, the step from the progress bars or the user's first line. A
     setting pasted from a trainer's config or command line is that run's setting, whatever the words around it. The
@@ -346,8 +346,8 @@ def _stated(
         # step (`steps: 12%|...| 120/1000`): trust the progress bars, else what the user's own first line says.
         step = log.step
         if step is None:
-            _, lead_tokens = matcher.analyzer.tokens(parts.lead, lang, c=caches)
-            step = stated_context(lead_tokens, matcher.lexicon.spot(lead_tokens, lang, caches), False, failed=True).step
+            lead_tokens, lead_hits = line_hits(matcher, parts.lead, lang, caches, lines)
+            step = stated_context(lead_tokens, lead_hits, False, failed=True).step
     if step is None:
         step = counter_step(prose, matcher.counter)
     # one copy of the frozen `Stated` for every change (each `replace` costs its `__init__`)

@@ -30,8 +30,10 @@ def setting_line(line: str) -> bool:
     >>> setting_line("I tried --cache_latents and it still OOMs"), setting_line("error: out of memory")
     (False, False)
     """
-    if _ENTRY.match(line):
+    if ("=" in line or ":" in line) and _ENTRY.match(line):  # (each pattern holds what it is tried for)
         return True
+    if "--" not in line:
+        return False
     flags = len(_A_FLAG.findall(line))
     return flags > 0 and flags * _FLAG_SHARE >= len(line.split())
 
@@ -202,9 +204,30 @@ def read_settings(text: str, table: SettingTable) -> Pasted:
             if setting.side:
                 sides.add(setting.fact)
             values[setting.fact] = read
-    models.extend(_SCRIPT.findall(text)[:_SCRIPTS] if ".py" in text else ())
+    models.extend(_scripts(text))
     values.update((fact, n) for fact, n in _printed(text, table) if fact not in values)
     return Pasted(MappingProxyType(values), family, tuple(models), frozenset(keys))
+
+
+def _scripts(text: str) -> list[str]:
+    r"""`_SCRIPT.findall(text)`, the first `_SCRIPTS` of them, tried only where a `.py` is: a match ends at one and
+    starts at most 81 characters before it (on a pasted traceback the pattern tried at every position and backtracking
+    over every word cost ~90 us; this ~8 us).
+
+    >>> _scripts('File "/ai-toolkit/run.py", line 90\nflux_train_network.py --x'), _scripts("a.pyc")
+    (['run', 'flux_train_network'], [])
+    """
+    out: list[str] = []
+    pos, k = 0, text.find(".py")
+    while k >= 0 and len(out) < _SCRIPTS:
+        m = _SCRIPT.search(text, max(pos, k - 81), k + 4)  # up to the character after `.py`, for its `\b`
+        if m is None:
+            k = text.find(".py", k + 1)
+            continue
+        out.append(m.group(1))
+        pos = m.end()
+        k = text.find(".py", pos)
+    return out
 
 
 def _printed(text: str, table: SettingTable) -> list[tuple[str, int]]:

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .analysis import Token
 from .caches import Caches
 from .gate import implied
+from .lexicon import Hit
 from .wrapped import spec_line, title_tag
 
 if TYPE_CHECKING:
     from .matcher import Matcher
+
+LineHits = tuple[list[Token], list[Hit]]
+Lines = dict[str, LineHits]  # a line -> its tokens and hits, read alone
 
 # A title line: the first line of a text of several lines, of at most this many words (an issue's title).
 TITLE_WORDS = 14
@@ -24,9 +29,23 @@ def title_vetoes(matcher: Matcher, subjects: frozenset[str]) -> frozenset[str]:
     return matcher.title_vetoes - matcher.title_topics
 
 
-def title_concepts(matcher: Matcher, prose: str, lang: str | None, caches: Caches) -> frozenset[str]:
+def line_hits(matcher: Matcher, line: str, lang: str | None, caches: Caches, read: Lines | None = None) -> LineHits:
+    """The tokens and concept hits of one line read alone (a title line, a log's first line of the user's); `read`
+    holds the lines of the text read so far, so a line read twice (a log's lead is often its title) is read once."""
+    held = read.get(line) if read is not None else None
+    if held is None:
+        _, tokens = matcher.analyzer.tokens(line, lang, c=caches)
+        held = (tokens, matcher.lexicon.spot(tokens, lang, caches))
+        if read is not None:
+            read[line] = held
+    return held
+
+
+def title_concepts(matcher: Matcher, prose: str, lang: str | None, caches: Caches,
+                   read: Lines | None = None) -> frozenset[str]:
     """The concepts of the text's title line (and those they imply), if it has one; an environment line ("RTX 4090
-    24GB, 32GB RAM") is none, and a title may follow one ("Setup: RTX 4090 24GB\nPretrained LoRA bug\n...")."""
+    24GB, 32GB RAM") is none, and a title may follow one ("Setup: RTX 4090 24GB\nPretrained LoRA bug\n...").
+    `read`: the lines of the text read alone so far (`line_hits`)."""
     head, _, body = prose.strip().partition("\n")
     wrapping = matcher.sentences.wrapping
     while body.strip() and spec_line(head, wrapping):
@@ -34,5 +53,4 @@ def title_concepts(matcher: Matcher, prose: str, lang: str | None, caches: Cache
     head = title_tag(head, wrapping)[2]  # "[Question] ...", "Need help: ...": the tag tells the post's kind
     if not body.strip() or len(head.split()) > TITLE_WORDS or spec_line(head, wrapping):
         return frozenset()
-    _, tokens = matcher.analyzer.tokens(head, lang, c=caches)
-    return frozenset(implied({h.concept for h in matcher.lexicon.spot(tokens, lang, caches)}, matcher.implies))
+    return frozenset(implied({h.concept for h in line_hits(matcher, head, lang, caches, read)[1]}, matcher.implies))

@@ -30,6 +30,7 @@ _NUMBERED = re.compile(r"^(\s*)\d{1,2}[.)]\s+(?=\D)")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
 # The parts of a listing line: commas, semicolons, bars, a slash or a dash between spaces.
 _PARTS = re.compile(r"\s*[,;|]\s*|\s+[/\u2013\u2014-]\s+")
+_SEPARATORS = (",", ";", "|", "/", "-", "\u2013", "\u2014")  # what `_PARTS` splits at: a line holding none is one part
 # What names the machine in a listing: a memory size, a card, a system, the software's versions.
 _MACHINE = re.compile(
     r"\d(?:\.\d+)?\s?(?:gb|gib|tb|go)\b|\d\s?g\b|\d\s?기가|\b(?:rtx|gtx|rx|radeon|geforce|quadro|tesla|a100|h100|a6000"
@@ -86,6 +87,7 @@ MAX_TAG = 48  # characters of a line that is a tag alone at most ("Need help!!",
 _BRACKETED = re.compile(r"^\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*"
                         r"|\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*$")
 _COLON = re.compile(r"^\s*([^:\uff1a]{1,30}?)\s*[:\uff1a]\s+")
+_TAG_MARKS = ((_BRACKETED, "[(\u3010"), (_COLON, ":\uff1a"))  # each pattern, tried only on a line holding its marks
 
 
 def _key(text: str) -> str:
@@ -113,14 +115,21 @@ def _heading(line: str, wrapping: Wrapping) -> str | None:
 
 def _salutation(line: str, wrapping: Wrapping) -> bool:
     """A greeting, a thank-you or a sign-off, alone on its line or with a word more ("Hi everyone,", "Hi guys")."""
-    words = _key(line).split() if len(line) <= MAX_HEADING else []
-    return bool(words) and any(" ".join(words[:n]) in wrapping.salutations
-                               for n in range(len(words), max(0, len(words) - SALUTED) - 1, -1) if n)
+    if len(line) > MAX_HEADING:
+        return False
+    words = _key(line).split()
+    for n in range(len(words), max(0, len(words) - SALUTED) - 1, -1):  # a loop, not any(): this runs for every line
+        if n and " ".join(words[:n]) in wrapping.salutations:
+            return True
+    return False
 
 
 def _helpless(line: str, wrapping: Wrapping) -> bool:
-    """A line that only asks for help ("Need help", "Help pls!", "[Help]"): it tells nothing of the post."""
-    return bool(wrapping.tags) and line.strip() != "" and title_tag(line, wrapping)[::2] == (HELP, "")
+    """A line that only asks for help ("Need help", "Help pls!", "[Help]"): it tells nothing of the post. (A tag alone
+    holds `MAX_TAG` characters but spaces at most, whichever way `title_tag` finds it: a longer line is not read.)"""
+    if not wrapping.tags or (len(line) > MAX_TAG and len("".join(line.split())) > MAX_TAG):
+        return False
+    return line.strip() != "" and title_tag(line, wrapping)[::2] == (HELP, "")
 
 
 def _agrees(line: str, wrapping: Wrapping) -> bool:
@@ -187,9 +196,15 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
             asking = None
         elif asking is not None and line.strip():
             asking.append(len(out))
-        out.append(_NUMBERED.sub(r"\1", line, count=1))
+        out.append(_unnumbered(line))
     _asks(out, asking)
     return "\n".join(out)
+
+
+def _unnumbered(line: str) -> str:
+    """The line without an ordered list's number (`_NUMBERED.sub(r"\\1", line, count=1)`: a match, else the line)."""
+    m = _NUMBERED.match(line)
+    return line if m is None else m.group(1) + line[m.end():]
 
 
 def _asks(out: list[str], asking: list[int] | None) -> None:
@@ -209,12 +224,16 @@ def spec_line(text: str, wrapping: Wrapping) -> bool:
     >>> spec_line("batch 4, 1024px, 2000 steps", w), spec_line("it OOMs with 24GB, no idea why", w)
     (False, False)
     """
-    line = _BULLET.sub("", text.strip()).strip("*_ .")
+    line = text.strip()
+    bullet = _BULLET.match(line)  # (one at the start at most: a match, not a `sub`)
+    line = (line[bullet.end():] if bullet is not None else line).strip("*_ .")
     if not line or len(line) > MAX_SPEC:
         return False
     key, sep, value = line.partition(":")
     if sep and value.strip() and _key(key) in wrapping.spec_keys:
         return True
+    if not any(map(str.isdigit, line)) or not any(map(line.__contains__, _SEPARATORS)):
+        return False  # no part holds a figure, or one part only (`_PARTS` tried at every position costs ~2 us a line)
     parts = [p for p in _PARTS.split(line) if p.strip()]
     if len(parts) < 2 or not all(len(p.split()) <= PART_WORDS and any(c.isdigit() for c in p) for p in parts):
         return False
@@ -243,7 +262,7 @@ def routine_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
         if kind is not None:
             within = kind == "routine"
             continue
-        key = _key(_NUMBERED.sub(r"\1", line, count=1))
+        key = _key(_unnumbered(line))
         if within and key:
             out.add(key)
         elif within and out:
@@ -291,8 +310,8 @@ def title_tag(line: str, wrapping: Wrapping) -> tuple[str, str, str]:
     whole = kinds.get(_key(line)) if len(line) <= MAX_TAG else None
     if whole is not None:
         return whole, line.strip(), ""
-    for pattern, marks in ((_BRACKETED, "[(\u3010"), (_COLON, ":\uff1a")):
-        m = pattern.search(line) if any(c in line for c in marks) else None
+    for pattern, marks in _TAG_MARKS:
+        m = pattern.search(line) if any(map(line.__contains__, marks)) else None
         if m is not None:
             tag = next((g for g in m.groups() if g), "")
             kind = kinds.get(_key(tag))
