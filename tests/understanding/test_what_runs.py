@@ -1,0 +1,87 @@
+"""Issue 12, session 9 (`none` posts read as a training symptom because their event happens outside training): what
+runs decides whose failure it is. The training (its steps, its previews while it runs) fails in the guide's way; an
+inference program generating with the LoRA afterwards (ComfyUI, Forge, A1111, Wan2GP, a diffusers script), or another
+program's own run (a captioning or tagging tool, a conversion script, an install), does not. Images generated with no
+word of whose (`generating`: "gero imagens", "이미지 생성", "generating images") are the run's previews unless an
+inference program or a LoRA in use is their subject (`intents.yaml` `sentences.subjects`). Sentences written for the
+test in six languages, as forum users write (none is a line of the real-message corpora or of the blind sets); each
+kind beside its twin that must keep its symptom."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.understanding.probes import diagnose, diagnosed_symptom, search
+
+OOMS = ("oom-general", "oom-early-steps", "oom-during-sampling", "oom-bucket-spike", "oom-persists-with-gc")
+
+
+def _none(client: TestClient, lang: str, text: str) -> None:
+    """No symptom, and no search hit that follows one."""
+    assert diagnose(client, lang, text)["symptom"] is None
+    assert search(client, lang, text)["match"] == "none"
+
+
+# --- 1. generating in an inference program -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "ComfyUI runs out of VRAM when I generate images with my lora at 1024x1024"),
+    ("en", "Getting CUDA out of memory in A1111 on txt2img as soon as I enable hires fix with the lora"),
+    ("en", "Wan2GP gives me OOM when I try to render a 5 second video with the lora, 12GB card"),
+    ("en", "Training finished fine. But now when I use the LoRA in Forge it runs out of VRAM"),
+    ("en", "The KSampler node throws out of memory when I load two loras in my workflow"),
+    ("es", "ComfyUI se queda sin VRAM cuando genero imágenes con mi lora"),
+    ("es", "Al generar en Forge con la lora me sale CUDA out of memory"),
+    ("es", "El entrenamiento terminó bien, pero ahora al usar la lora en Forge se queda sin memoria"),
+    ("pt", "o ComfyUI fica sem VRAM quando gero imagens com a minha lora"),
+    ("pt", "Quando gero imagens no Forge com a lora dá CUDA out of memory, tenho 8GB"),
+    ("pt", "O treino terminou certinho, mas agora ao usar a lora no Forge falta memória"),
+    ("fr", "ComfyUI manque de VRAM quand je génère des images avec ma lora"),
+    ("fr", "L'entraînement s'est bien terminé, mais maintenant en utilisant la lora dans Forge je manque de VRAM"),
+    ("fr", "l'upscale dans ComfyUI plante en out of memory depuis que j'utilise ma lora"),
+    ("de", "beim Generieren in Forge kommt OOM, sobald ich mein LoRA lade"),
+    ("de", "In ComfyUI bekomme ich beim Erzeugen von Bildern mit dem LoRA immer CUDA out of memory"),
+    ("de", "Das Training lief sauber durch, aber jetzt beim Benutzen des LoRA in Forge geht der VRAM aus"),
+    ("ko", "ComfyUI에서 이미지 생성할 때 메모리 부족이 떠요"),
+    ("ko", "포지에서 로라 넣고 이미지 생성하면 CUDA out of memory 나와요"),
+    ("ko", "학습은 잘 끝났는데 포지에서 로라 쓰면 VRAM이 부족해요"),
+])
+def test_an_oom_of_an_inference_program_is_no_symptom(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Generating a single image in ComfyUI with my lora takes 3 minutes, is that normal?"),
+    ("es", "Generar una imagen en ComfyUI con mi lora tarda 3 minutos, ¿es normal?"),
+    ("pt", "Gerar uma imagem no ComfyUI com a minha lora demora 3 minutos, é normal?"),
+    ("fr", "Générer une image dans ComfyUI avec ma lora prend 3 minutes, c'est normal ?"),
+    ("de", "Ein Bild in ComfyUI mit meinem LoRA zu generieren dauert 3 Minuten, ist das normal?"),
+    ("ko", "컴피유아이에서 로라로 이미지 한 장 생성하는데 3분 걸려요 정상인가요?"),
+    ("pt", "o Wan2GP tá muito lento pra gerar vídeo, 20 minutos pra 81 frames"),
+])
+def test_a_slow_generation_is_no_slow_training(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "OOM while generating the sample images during training, at step 250"),
+    ("en", "ai-toolkit crashes with CUDA out of memory every time it generates the preview images"),
+    ("es", "Me da OOM mientras genera las imágenes de muestra durante el entrenamiento"),
+    ("pt", "Dá OOM quando o treino vai gerar as imagens de amostra no passo 250"),
+    ("pt", "o ai-toolkit fica sem VRAM quando gera as amostras durante o treino"),
+    ("fr", "OOM pendant la génération des images d'aperçu de l'entraînement au step 250"),
+    ("ko", "학습 중에 샘플 이미지 생성하다가 OOM이 나요"),
+])
+def test_an_oom_of_the_trainers_previews_stays_a_sampling_oom(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "oom-during-sampling"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the training crashes with out of memory when generating images at step 500"),
+    ("es", "el entrenamiento se queda sin memoria generando imágenes en el paso 500"),
+    ("pt", "o treino fica sem VRAM gerando imagens no passo 500"),
+    ("ko", "학습 500스텝에서 이미지 생성할 때 메모리 부족으로 꺼져요"),
+])
+def test_images_generated_during_the_run_are_its_previews(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "oom-during-sampling"
