@@ -85,3 +85,52 @@ def test_an_oom_of_the_trainers_previews_stays_a_sampling_oom(client: TestClient
 ])
 def test_images_generated_during_the_run_are_its_previews(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "oom-during-sampling"
+
+
+# --- 2. a hang or a crash whose memory the user denies ---------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Training stops at the sample step and never continues, no error. It's not a VRAM problem, only 10 of 24 GB "
+           "used."),
+    ("en", "ai-toolkit freezes right after 'Generating Images', it is not running out of memory, nvidia-smi shows half "
+           "the VRAM free"),
+    ("en", "The job just dies at step 40 without a traceback. Memory is not the issue, I checked."),
+    ("es", "El entrenamiento se congela al generar las muestras, sin error. No es problema de memoria, la VRAM "
+           "está a la mitad."),
+    ("es", "Se cuelga en el paso 40 sin ningún mensaje, y no es por falta de VRAM"),
+    ("pt", "O treino trava quando vai gerar as amostras, sem erro nenhum. Não é problema de memória, a VRAM tá "
+           "em 12 de 24 GB."),
+    ("pt", "trava no passo 40 sem mensagem nenhuma, e não é falta de VRAM"),
+    ("fr", "L'entraînement se fige au moment des samples, aucune erreur. Ce n'est pas un problème de mémoire, la "
+           "VRAM est à moitié vide."),
+    ("fr", "ça bloque au step 40 sans message, et c'est pas un manque de VRAM"),
+    ("de", "Das Training hängt beim Erzeugen der Samples, ohne Fehlermeldung. Am Speicher liegt es nicht, der VRAM ist "
+           "nur halb voll"),
+    ("de", "Bei Schritt 40 bleibt es einfach stehen, keine Fehlermeldung, und es ist kein Speicherproblem"),
+    ("ko", "샘플 만들 때 학습이 멈춰요. 에러는 없고 메모리 문제는 아니에요, VRAM 절반밖에 안 써요."),
+    ("ko", "40스텝에서 그냥 멈춰요 에러 없음 메모리 부족 아님"),
+])
+def test_a_hang_whose_memory_is_denied_is_no_oom(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text", "symptoms"), [
+    ("en", "Training stops at the sample step with CUDA out of memory, the VRAM is full", ("oom-during-sampling",)),
+    ("en", "It's not a memory issue, the training is just really slow, 20 s/it on a 4090", ("slow-training",)),
+    ("es", "No es problema de memoria, el entrenamiento va lentísimo, 20 s/it", ("slow-training",)),
+    ("pt", "Não é problema de memória, o treino tá muito lento, 20 s/it", ("slow-training",)),
+    ("fr", "C'est pas un problème de mémoire, l'entraînement est juste très lent, 20 s/it", ("slow-training",)),
+    ("de", "Kein Speicherproblem, das Training ist einfach extrem langsam, 20 s/it", ("slow-training",)),
+    ("ko", "메모리 문제는 아니고 학습이 그냥 너무 느려요 20초/it", ("slow-training",)),
+    ("en", "No memory problems at all, but after 2000 steps the lora looks nothing like her", ("weak-samples",)),
+    ("en", "I don't have much VRAM, only 8GB, and it runs out of memory at step 1", OOMS),
+    ("de", "Flux passt nicht in meine 12GB, es stürzt mit CUDA out of memory ab", OOMS),
+])
+def test_a_symptom_told_beside_a_denied_memory_stays(client: TestClient, lang: str, text: str,
+                                                     symptoms: tuple[str, ...]) -> None:
+    assert diagnosed_symptom(client, lang, text) in symptoms
+
+
+def test_a_gc_question_of_a_small_card_still_finds_its_faq(client: TestClient) -> None:
+    text = "I don't have a lot of VRAM, should I turn gradient checkpointing off for my first run?"
+    assert search(client, "en", text)["hits"][0]["id"] == "faq-first-run-gc-off"
