@@ -134,3 +134,28 @@ def test_a_symptom_told_beside_a_denied_memory_stays(client: TestClient, lang: s
 def test_a_gc_question_of_a_small_card_still_finds_its_faq(client: TestClient) -> None:
     text = "I don't have a lot of VRAM, should I turn gradient checkpointing off for my first run?"
     assert search(client, "en", text)["hits"][0]["id"] == "faq-first-run-gc-off"
+
+
+# --- 3. another program's own run: a captioning or tagging tool, a conversion script --------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the convert script to diffusers format runs out of memory on my 16GB card"),
+    ("en", "Joycaption runs out of VRAM when captioning my dataset folder"),
+    ("es", "El script de conversión a safetensors se queda sin memoria"),
+    ("pt", "o Florence2 fica sem VRAM quando faço as legendas do dataset"),
+    ("fr", "WD14 tagger plante en out of memory quand je tague mes images"),
+    ("de", "Beim Taggen meiner Bilder mit dem WD14 Tagger bekomme ich CUDA out of memory"),
+    ("ko", "joycaption으로 캡션 만들 때 VRAM 부족 떠요"),
+])
+def test_an_oom_of_another_tool_is_no_symptom(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I captioned everything with Joycaption, but the training itself runs out of memory at step 3"),
+    ("es", "Hice los captions con Florence2, pero el entrenamiento se queda sin memoria en el paso 3"),
+    ("de", "Die Captions habe ich mit WD14 gemacht, aber das Training selbst bricht bei Schritt 3 mit CUDA out of "
+           "memory ab"),
+])
+def test_an_oom_of_the_training_beside_a_tool_stays_an_oom(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) in OOMS
