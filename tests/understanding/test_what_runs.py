@@ -159,3 +159,25 @@ def test_an_oom_of_another_tool_is_no_symptom(client: TestClient, lang: str, tex
 ])
 def test_an_oom_of_the_training_beside_a_tool_stays_an_oom(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) in OOMS
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("de", "OOM beim Generieren der Sample-Bilder während des Trainings bei Schritt 250"),
+    ("es", "el entrenamiento se queda sin memoria al generar imágenes de muestra en el paso 500"),
+    ("fr", "l'entraînement plante en OOM en générant des images au step 500"),
+    ("ko", "학습 500스텝에서 샘플 이미지 생성할 때 OOM 나요"),
+])
+def test_a_generation_word_beside_the_trainers_samples_is_the_previews(client: TestClient, lang: str,
+                                                                        text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "oom-during-sampling"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("de", "beim Generieren in Forge kommt OOM, sobald ich mein LoRA lade"),
+    ("es", "al generar imágenes en Forge con mi lora se queda sin VRAM"),
+    ("fr", "en générant des images dans ComfyUI avec ma lora je tombe en out of memory"),
+    ("ko", "포지에서 이미지 생성할 때 로라 쓰면 메모리 부족 떠요"),
+])
+def test_the_same_generation_word_in_an_inference_program_is_no_symptom(client: TestClient, lang: str,
+                                                                         text: str) -> None:
+    _none(client, lang, text)
