@@ -181,3 +181,35 @@ def test_a_generation_word_beside_the_trainers_samples_is_the_previews(client: T
 def test_the_same_generation_word_in_an_inference_program_is_no_symptom(client: TestClient, lang: str,
                                                                          text: str) -> None:
     _none(client, lang, text)
+
+
+# --- 4. words of speed that tell no slowness of the run: a model's performance, a run told as too short ---------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Is there a metric to evaluate the performance of the trained model? When should I stop?"),
+    ("en", "how do you measure model performance after fine-tuning, FID or something else?"),
+    ("es", "¿Cómo se mide el rendimiento del modelo entrenado? ¿Hay alguna métrica?"),
+    ("pt", "Como vocês medem o desempenho do modelo treinado? Tem alguma métrica?"),
+    ("fr", "Comment vous mesurez les performances du modèle entraîné ? Il y a une métrique ?"),
+    ("de", "Wie messt ihr die Leistung des trainierten Modells? Gibt es eine Metrik?"),
+    ("ko", "학습된 모델 성능은 어떻게 평가하나요? 지표가 있나요?"),
+    ("en", "One epoch takes only 4 minutes, is that expected? It seems way too short to me"),
+    ("es", "Una época tarda solo 4 minutos, ¿es normal? Me parece demasiado corto"),
+    ("pt", "Uma época leva só 4 minutos, é normal? Acho curto demais"),
+    ("fr", "Une epoch prend seulement 4 minutes, c'est normal ? Ça me paraît beaucoup trop court"),
+    ("de", "Eine Epoche dauert nur 4 Minuten, ist das normal? Kommt mir viel zu kurz vor"),
+    ("ko", "한 에폭에 4분밖에 안 걸려요 정상인가요? 너무 짧은 것 같아요"),
+])
+def test_a_models_performance_or_a_short_run_is_no_slowness(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "training performance is terrible on my 3090, 9 s/it"),
+    ("es", "el rendimiento del entrenamiento es horrible, 9 s/it en una 3090"),
+    ("de", "die Leistung beim Training ist mies, 9 s/it auf einer 3090"),
+    ("ko", "학습 속도 성능이 너무 안 나와요 3090에서 9초/it"),
+    ("en", "One epoch takes 4 hours, is that expected? It seems way too long to me"),
+])
+def test_the_trainings_own_speed_stays_a_slow_run(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "slow-training"
