@@ -213,3 +213,29 @@ def test_a_models_performance_or_a_short_run_is_no_slowness(client: TestClient, 
 ])
 def test_the_trainings_own_speed_stays_a_slow_run(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "slow-training"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Is a 4060 Ti fast enough to train Flux loras, or should I rent a GPU?"),
+    ("en", "Which GPU is faster for lora training, a used 3090 or a new 4070 Ti?"),
+    ("es", "¿Una 4060 Ti es suficientemente rápida para entrenar loras de Flux o mejor alquilo una GPU?"),
+    ("es", "¿Qué GPU entrena más rápido, una 3090 usada o una 4070 Ti nueva?"),
+    ("pt", "Uma 4060 Ti é rápida o suficiente pra treinar loras de Flux ou é melhor alugar uma GPU?"),
+    ("pt", "Qual GPU treina mais rápido, uma 3090 usada ou uma 4070 Ti nova?"),
+    ("fr", "Une 4060 Ti est assez rapide pour entraîner des loras Flux ou je loue un GPU ?"),
+    ("fr", "Quelle carte entraîne plus vite, une 3090 d'occasion ou une 4070 Ti neuve ?"),
+    ("de", "Ist eine 4060 Ti schnell genug, um Flux-LoRAs zu trainieren, oder sollte ich eine GPU mieten?"),
+    ("de", "Welche GPU trainiert schneller, eine gebrauchte 3090 oder eine neue 4070 Ti?"),
+    ("ko", "4060 Ti로 플럭스 로라 학습하기에 충분히 빠른가요? 아니면 GPU 빌리는 게 나을까요?"),
+    ("ko", "로라 학습은 중고 3090이랑 새 4070 Ti 중에 뭐가 더 빠른가요?"),
+])
+def test_which_card_is_fast_enough_is_a_capability_question(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "My 4060 Ti trains Flux loras at 12 s/it, is it fast enough or is something wrong?"),
+    ("de", "Meine 4060 Ti trainiert Flux-LoRAs mit 12 s/it, ist das schnell genug oder stimmt was nicht?"),
+])
+def test_a_cards_own_rate_beside_the_question_stays_a_slow_run(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "slow-training"
