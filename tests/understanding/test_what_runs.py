@@ -239,3 +239,29 @@ def test_which_card_is_fast_enough_is_a_capability_question(client: TestClient, 
 ])
 def test_a_cards_own_rate_beside_the_question_stays_a_slow_run(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "slow-training"
+
+
+# --- 5. no GPU OOM told: the host's shared memory, an OOM only asked about --------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "DataLoader worker (pid 1234) is killed by signal: Bus error. It is possible that dataloader's workers are "
+           "out of shared memory. Please try to raise your shared memory limit."),
+    ("en", "In docker the training dies because /dev/shm is only 64MB, how do I raise the shm size?"),
+    ("en", "Can I train a Flux lora on an 8GB card at all, or will it just OOM?"),
+    ("es", "¿Se puede entrenar una lora de Flux con 8GB o me va a dar OOM?"),
+    ("pt", "Dá pra treinar lora de Flux com 8GB ou vai dar OOM?"),
+    ("de", "Kann man mit 8GB überhaupt ein Flux-LoRA trainieren oder gibt das nur OOM?"),
+    ("ko", "8GB로 플럭스 로라 학습 가능한가요? 아니면 OOM 날까요?"),
+    ("en", "RuntimeError: CUDA error: an illegal memory access was encountered, right after the first step"),
+])
+def test_no_gpu_oom_told_is_no_oom(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I'm training a Flux lora on my 8GB card and it OOMs right away, what can I change?"),
+    ("de", "Ich trainiere ein Flux-LoRA auf meiner 8GB-Karte und es gibt sofort OOM, was kann ich ändern?"),
+    ("ko", "8GB 카드로 플럭스 로라 학습하는데 바로 OOM 나요 뭘 바꿔야 하나요?"),
+])
+def test_an_oom_of_ones_own_run_on_a_small_card_stays(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) in OOMS
