@@ -46,6 +46,13 @@ def _none(client: TestClient, lang: str, text: str) -> None:
     ("ko", "ComfyUI에서 이미지 생성할 때 메모리 부족이 떠요"),
     ("ko", "포지에서 로라 넣고 이미지 생성하면 CUDA out of memory 나와요"),
     ("ko", "학습은 잘 끝났는데 포지에서 로라 쓰면 VRAM이 부족해요"),
+    ("en", "txt2img with the lora gives CUDA out of memory at 1024x1024"),
+    ("en", "img2img crashes with OOM as soon as the lora is enabled"),
+    ("es", "cuando uso la lora en txt2img me da CUDA out of memory"),
+    ("pt", "quando uso a lora no txt2img dá CUDA out of memory"),
+    ("fr", "quand j'utilise la lora en txt2img j'ai un CUDA out of memory"),
+    ("de", "wenn ich das LoRA in txt2img benutze, kommt CUDA out of memory"),
+    ("ko", "txt2img에서 로라 쓰면 CUDA out of memory 떠요"),
 ])
 def test_an_oom_of_an_inference_program_is_no_symptom(client: TestClient, lang: str, text: str) -> None:
     _none(client, lang, text)
