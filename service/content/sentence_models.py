@@ -149,6 +149,10 @@ class Denial(BaseModel):
     subjects: tuple[Key, ...] = ()
     reach: Annotated[int, Field(ge=1, le=8)] = 5
     back: Annotated[int, Field(ge=0, le=4)] = 2
+    # the words denied are read as `becomes` in place of their own concept, the others keep it ("not a memory thing":
+    # no memory named beside the hang; "24GB of VRAM" elsewhere is still memory); without it the rule's words are
+    # helpers that tell nothing of their own (an effect, a change)
+    replaces: bool = False
 
 
 class Courtesy(BaseModel):

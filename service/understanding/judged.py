@@ -21,7 +21,8 @@ from .sentences import Reading
 
 def denied_effects(rules: tuple[Denial, ...], reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits, with each hit of a rule's words (`praise`: an effect, a change) a negation reaches read as the rule's
-    `becomes` concept (those words and the denying ones tell nothing further: they are dropped). A negation inside
+    `becomes` concept (those words and the denying ones tell nothing further: they are dropped; a rule that `replaces`
+    drops only the words denied: "not a memory thing" names no memory). A negation inside
     a longer phrase of the vocabulary is read as that phrase ("don't know if the samples are good", "not bad"); the
     words of a rule's `by` concepts deny as a marker before its word does ("can't see any difference"). The praise is
     the result's when the thing named nearest to it in its clause is (`_of_the_result`)."""
@@ -38,8 +39,10 @@ def denied_effects(rules: tuple[Denial, ...], reading: Reading, hits: list[Hit])
                if not any(a <= start and end <= b and (a < start or b > end) for a, b in phrases)]
     added: list[Hit] = []
     helpers: set[str] = set()
+    replaced: set[Hit] = set()
     for rule in rules:
-        helpers.update(rule.praise, rule.by)
+        if not rule.replaces:
+            helpers.update(rule.praise, rule.by)
         praise, by = frozenset(rule.praise), frozenset(rule.by)
         negations = markers + [(h.start, h.end, 1) for h in hits if h.concept in by]
         if not negations:
@@ -50,7 +53,9 @@ def denied_effects(rules: tuple[Denial, ...], reading: Reading, hits: list[Hit])
             if h.concept in praise and h.start not in unsaid and any(_reaches(reading, n, h, rule) for n in negations) \
                     and _of_the_result(reading, h, named, owners, bool(rule.subjects)):
                 added.append(Hit(rule.becomes, h.start, h.end))
-    return [h for h in hits if h.concept not in helpers] + added
+                if rule.replaces:
+                    replaced.add(h)
+    return [h for h in hits if h.concept not in helpers and h not in replaced] + added
 
 
 def _of_the_result(reading: Reading, hit: Hit, named: list[Hit], owners: list[Hit], needed: bool) -> bool:
