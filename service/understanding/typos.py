@@ -81,6 +81,10 @@ class Typos:
                 if len(word) >= 5 and word.isalpha() and not is_hangul(word):
                     buckets.setdefault((word[0], len(word)), []).append(word)
             self._fuzzy[target] = {k: tuple(v) for k, v in buckets.items()}
+        # ... and its words of four letters, corrected only from two swapped neighbours (`vrma` is `vram`, `lroa` is
+        # `lora`): one other edit of a word that short is too often another word
+        self._four = {target: frozenset(w for w in pool | english if len(w) == 4 and w.isascii() and w.isalpha())
+                      for target, pool in by_lang.items()}
         # The Hangul vocabulary: a word that is none of its words and a particle is compared, letter
         # by letter (jamo), with its words of four syllables or more (`체크포이팅` is `체크포인팅`, `그레디언트` is
         # `그래디언트`), by syllable count.
@@ -100,6 +104,8 @@ class Typos:
         if is_hangul(word):
             return self._hangul_typo(word, c) if self._hangul_by_count else word
         known = self._uncorrected.get(lang, self.all_known) if lang else self.all_known
+        if len(word) == 4 and word.isalpha() and word not in known and word not in self.names:
+            return self._swapped(word, lang)
         if len(word) < 5 or not word.isalpha() or word in known or word in self.names:
             return word
         cached = c.corrections.get((word, lang))
@@ -145,6 +151,15 @@ class Typos:
                     break
             c.corrections.put(key, cached)
         return cached
+
+    def _swapped(self, word: str, lang: str | None) -> str:
+        """A word of four letters with two neighbours swapped: the vocabulary word it spells (`vrma` -> `vram`)."""
+        four = self._four.get(lang) or self._four.get(None, frozenset())
+        for i in range(3):
+            swapped = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+            if swapped != word and swapped in four:
+                return swapped
+        return word
 
     def _hangul_typo(self, word: str, c: Caches = NO_CACHE) -> str:
         """A Hangul word that is no known word and a particle, whose start is one jamo from a known

@@ -16,6 +16,12 @@ line of a query set or of the real-message corpora. Every mechanism has its twin
    que" asks where.
 6. A Korean word one jamo from a long vocabulary word is that word (`체크포이팅` is `체크포인팅`, `그레디언트` is
    `그래디언트`), its particle kept; a known word and its ending, or a shorter word, are never corrected.
+7. A word of four letters with two neighbours swapped is the vocabulary word (`vrma` is `vram`, `lroa` is `lora`);
+   no other edit is made to a word that short.
+8. An old batch size and the new one told as a bare number: after a "now" word ("batch was 4, now it's 2", "Batch
+   war 4, jetzt 2"), after a join word once the old one is told as past ("le batch était à 4, je l'ai mis à 2"),
+   or with the Korean particle of the new value (`4였는데 2로`); a later number that
+   counts something else (a step, seconds, GPUs, "2 of the samples") leaves the old one.
 """
 
 from __future__ import annotations
@@ -190,3 +196,55 @@ def test_a_korean_word_written_right_is_not_corrected(index: Index, text: str) -
 def test_a_korean_ending_is_no_typo(index: Index) -> None:
     # `좋아요` is `좋` and its ending, never the question `좋나요` one jamo away
     assert "should" not in _concepts(index, "ko", "얼굴이 안 좋아요")
+
+
+# --- 7. four letters, two swapped ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text", "symptom"), [
+    ("pt", "GC ta ligado e mesmo assim falta VRMA", P),
+    ("en", "gc is on and i still run out of vrma", P),
+    ("es", "la lroa no se parece nada a la persona", W),
+    ("de", "die lroa sieht der Person null ähnlich", W),
+])
+def test_two_swapped_letters_of_a_short_word_are_read_right(
+    client: TestClient, lang: str, text: str, symptom: str
+) -> None:
+    assert diagnosed_symptom(client, lang, text) == symptom
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "vrom"), ("en", "lore"), ("de", "lorn")])
+def test_a_short_word_one_other_edit_away_is_left_alone(index: Index, lang: str, word: str) -> None:
+    assert "memory" not in _concepts(index, lang, f"the {word} is fine")
+    assert "lora" not in _concepts(index, lang, f"the {word} is fine")
+
+
+# --- 8. an old batch size and the new one told as a bare number ---------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "batch was 4, now it's 2, still out of memory"),
+    ("es", "tenia batch 4, ahora lo puse en 2 y nada, sigue el oom"),
+    ("pt", "tava com batch 4, agora coloquei 2 e ainda estoura a memoria"),
+    ("fr", "le batch était à 4, je l'ai mis à 2, toujours pas assez de vram"),
+    ("de", "Batch war 4, jetzt 2, trotzdem OOM"),
+    ("ko", "배치 4였는데 2로 바꿨어요 그래도 메모리 부족"),
+    ("ko", "배치 사이즈 4에서 2로 낮췄는데 똑같이 oom"),
+])
+def test_the_new_batch_size_told_after_the_old_one_is_the_context(client: TestClient, lang: str, text: str) -> None:
+    context = diagnose(client, lang, text)["context"]
+    assert isinstance(context, dict) and context.get("batch_size") == 2
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "batch 4, now it crashes at step 2"),
+    ("en", "batch was 4, now I use 2 gpus and it still runs out of memory"),
+    ("en", "batch 4, now 2 of the samples come out broken and it ooms"),
+    ("es", "batch 4, ahora tarda 30 segundos por paso"),
+    ("ko", "배치 4로 했는데 2스텝에서 oom"),
+    ("de", "Batch Size 4, 2 Kontrollbilder, GC aus, OOM bei Step 3"),
+])
+def test_a_later_number_that_counts_something_else_leaves_the_batch_size(
+    client: TestClient, lang: str, text: str
+) -> None:
+    context = diagnose(client, lang, text)["context"]
+    assert isinstance(context, dict) and context.get("batch_size") == 4
+
