@@ -20,8 +20,9 @@ line of a query set or of the real-message corpora. Every mechanism has its twin
    no other edit is made to a word that short.
 8. An old batch size and the new one told as a bare number: after a "now" word ("batch was 4, now it's 2", "Batch
    war 4, jetzt 2"), after a join word once the old one is told as past ("le batch était à 4, je l'ai mis à 2"),
-   or with the Korean particle of the new value (`4였는데 2로`); a later number that
-   counts something else (a step, seconds, GPUs, "2 of the samples") leaves the old one.
+   after an arrow ("4 -> 2", "4→2", "4 => 2": a token of its own, `span_to`), or with the Korean particle of the
+   new value (`4였는데 2로`); a later number that counts something else (a step, seconds, GPUs, "2 of the
+   samples") leaves the old one.
 """
 
 from __future__ import annotations
@@ -228,6 +229,10 @@ def test_a_short_word_one_other_edit_away_is_left_alone(index: Index, lang: str,
     ("de", "Batch war 4, jetzt 2, trotzdem OOM"),
     ("ko", "배치 4였는데 2로 바꿨어요 그래도 메모리 부족"),
     ("ko", "배치 사이즈 4에서 2로 낮췄는데 똑같이 oom"),
+    ("en", "switched batch size 4 -> 2, same OOM"),
+    ("pt", "batch 4 → 2 e continua oom"),
+    ("fr", "batch 4 => 2, toujours oom"),
+    ("ko", "배치 사이즈 4 -> 2로 낮췄는데 똑같이 oom"),
 ])
 def test_the_new_batch_size_told_after_the_old_one_is_the_context(client: TestClient, lang: str, text: str) -> None:
     context = diagnose(client, lang, text)["context"]
