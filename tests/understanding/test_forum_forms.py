@@ -19,7 +19,7 @@ line of a query set or of the real-message corpora. Every mechanism has its twin
 7. A word of four letters with two neighbours swapped is the vocabulary word (`vrma` is `vram`, `lroa` is `lora`);
    no other edit is made to a word that short.
 8. An old batch size and the new one told as a bare number: after a "now" word ("batch was 4, now it's 2", "Batch
-   war 4, jetzt 2"), after a join word once the old one is told as past ("le batch était à 4, je l'ai mis à 2"),
+   war 4, jetzt 2"), after a join word further on ("le batch était à 4, je l'ai mis à 2", "baixei pra 2"),
    after an arrow ("4 -> 2", "4→2", "4 => 2": a token of its own, `span_to`), or with the Korean particle of the
    new value (`4였는데 2로`); a later number that counts something else (a step, seconds, GPUs, "2 of the
    samples") leaves the old one.
@@ -229,6 +229,9 @@ def test_a_short_word_one_other_edit_away_is_left_alone(index: Index, lang: str,
     ("de", "Batch war 4, jetzt 2, trotzdem OOM"),
     ("ko", "배치 4였는데 2로 바꿨어요 그래도 메모리 부족"),
     ("ko", "배치 사이즈 4에서 2로 낮췄는데 똑같이 oom"),
+    ("pt", "com batch 4 dava oom, baixei pra 2 e continua"),
+    ("fr", "avec un batch de 4 ça plantait, je suis passé à 2 et ça plante encore"),
+    ("de", "mit Batch 4 kam OOM, bin auf 2 runter, kommt immer noch"),
     ("en", "switched batch size 4 -> 2, same OOM"),
     ("pt", "batch 4 → 2 e continua oom"),
     ("fr", "batch 4 => 2, toujours oom"),
@@ -246,6 +249,8 @@ def test_the_new_batch_size_told_after_the_old_one_is_the_context(client: TestCl
     ("es", "batch 4, ahora tarda 30 segundos por paso"),
     ("ko", "배치 4로 했는데 2스텝에서 oom"),
     ("de", "Batch Size 4, 2 Kontrollbilder, GC aus, OOM bei Step 3"),
+    ("fr", "batch 4 à 1024, oom au step 2"),
+    ("de", "Batch 4 bis Schritt 2 läuft es, dann OOM"),
 ])
 def test_a_later_number_that_counts_something_else_leaves_the_batch_size(
     client: TestClient, lang: str, text: str
