@@ -2,9 +2,10 @@
 written for the test (informal register, missing accents, regional words, typos, English terms mixed in); none is a
 line of a query set or of the real-message corpora. Every mechanism has its twin where it gives way.
 
-1. A process or a window that closes or shuts down by itself is a crash ("the process just closes", "se cierra
-   solo", "fecha sozinho", "se ferme tout seul", "beendet sich einfach", "프로그램이 꺼져요"), so a memory that fills up
-   beside it stays an OOM even when a fine training rate is told first; "GC가 꺼져 있어요" stays GC off.
+1. A process or a program that closes or shuts down by itself is a crash ("the process closes", "se cierra solo",
+   "fecha sozinho", "se ferme tout seul", "beendet sich einfach", "프로그램이 꺼져요"), so a memory that fills up
+   beside it stays an OOM even when a fine training rate is told first; "GC가 꺼져 있어요" stays GC off, and a window
+   that closes (the interface's) tells nothing (test_search_grounding).
 2. Regional and colloquial failure words: Mexican "tronar" (me truena, sigue tronando), Korean "-버리다" (vram이 다
    차버려요), Portuguese "lotar" (to fill up: "lotando os 24 GB", no batch `lote`).
 3. Words of dying or of hell that only say "very" (`intensifier`, read whole): "slow as hell", "ça rame à mort",
@@ -23,6 +24,8 @@ line of a query set or of the real-message corpora. Every mechanism has its twin
    after an arrow ("4 -> 2", "4→2", "4 => 2": a token of its own, `span_to`), or with the Korean particle of the
    new value (`4였는데 2로`); a later number that counts something else (a step, seconds, GPUs, "2 of the
    samples") leaves the old one.
+9. "What else can I try" (`help`: "que mas puedo probar", "o que mais posso tentar", "je tente quoi d'autre",
+   "was kann ich noch probieren", "뭘 더 해봐야") with GC on and an OOM asks the FAQ for the next levers.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ def _concepts(index: Index, lang: str, text: str) -> frozenset[str]:
 # --- 1. a process that closes by itself -------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
-    ("en", "at step 40 the process just closes, vram full"),
+    ("en", "at step 40 the process closes by itself, vram full"),
     ("es", "se llena la vram y el programa se cierra solo"),
     ("pt", "a vram enche e o programa fecha sozinho"),
     ("fr", "la vram se remplit et le programme se ferme tout seul"),
@@ -62,7 +65,7 @@ def test_a_process_that_closes_by_itself_is_a_crash(index: Index, lang: str, tex
     ("es", "entrena a 2s/it pero al sacar las muestras se llena la vram y se cierra solo"),
     ("pt", "treina a 2s/it mas quando gera as amostras a vram enche e o programa fecha sozinho"),
     ("fr", "ça tourne à 2s/it mais quand il génère les samples la vram se remplit et ça se ferme tout seul"),
-    ("de", "läuft mit 2s/it, aber beim Erzeugen der Samples läuft der VRAM voll und das Fenster schließt sich"),
+    ("de", "läuft mit 2s/it, aber beim Erzeugen der Samples läuft der VRAM voll und der Prozess beendet sich"),
     ("ko", "학습은 2초/it로 잘 도는데 샘플 만들 때 vram 꽉 차서 프로그램이 꺼져요"),
 ])
 def test_memory_filling_up_before_a_closing_process_is_a_sampling_oom_beside_a_fine_rate(
@@ -258,3 +261,21 @@ def test_a_later_number_that_counts_something_else_leaves_the_batch_size(
     context = diagnose(client, lang, text)["context"]
     assert isinstance(context, dict) and context.get("batch_size") == 4
 
+
+
+# --- 9. "what else can I try" asks for the next levers ----------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "already have gradient checkpointing on, what else can i try for the oom"),
+    ("es", "ya tengo el gc activado y sigue el oom, que mas puedo probar"),
+    ("pt", "gc já ligado e ainda dá oom, o que mais posso tentar"),
+    ("fr", "gc déjà activé et toujours oom, je tente quoi d'autre"),
+    ("de", "GC ist schon an, trotzdem OOM, was kann ich noch probieren"),
+    ("ko", "gc 켰는데도 oom 나요 뭘 더 해봐야 하나요"),
+])
+def test_what_else_to_try_with_gc_on_finds_the_faq(client: TestClient, lang: str, text: str) -> None:
+    assert hit_ids(search(client, lang, text))[:1] == ["faq-still-oom-with-gc"]
+
+
+def test_what_to_try_with_gc_off_stays_the_symptom(client: TestClient) -> None:
+    assert hit_ids(search(client, "en", "oom at step 3 with gc off, what can i try"))[:1] == [E]
