@@ -89,7 +89,7 @@ class Analyzer:
         self.numbers = {p.lang: p.numbers for p in profiles}
         # Model names are never corrected (`chroma` is not `chrome`).
         self.typos = Typos(self.stem, (p.lang for p in profiles if p.stemmer is not None), self.known, frozenset(names),
-                           fuzzy_words, number_words or {}, lingua_franca, caches)
+                           fuzzy_words, number_words or {}, lingua_franca, caches, self.korean_words)
 
     # --- words -------------------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@
 ['oom', 'at', '1024', '768', 'gradient_checkpointing', 'true', '스텝에서']
 >>> split_tokens("it's at 2 it/s")
 ['it', 'at', '2', 'it', 's']
+>>> split_tokens("batch 4->2")
+['batch', '4', '→', '2']
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+")
+_TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+|\u2192")
+# An arrow between two values ("batch 4 -> 2", "4→2", "4 => 2"): a token of its own, the vocabularies' `span_to`
+_ARROW = re.compile(r"-+>|=>|\u2192")
 _DIGIT = re.compile("[0-9]")
 _DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
 # A number glued to a unit of time or rate ("295s/it", "2it/sec", "2hours"): the number and its unit.
@@ -48,6 +52,8 @@ def split_tokens(normalized: str) -> list[str]:
     out: list[str] = []
     if "s" in normalized and ("'" in normalized or "\u2019" in normalized):
         normalized = _APOSTROPHE_S.sub("", normalized)
+    if ">" in normalized or "\u2192" in normalized:
+        normalized = _ARROW.sub(" \u2192 ", normalized)
     if _DIGIT.search(normalized) is None:
         return _TOKEN.findall(normalized)  # no number: no dimension or rate to split
     for tok in _TOKEN.findall(normalized):

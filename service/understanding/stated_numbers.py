@@ -155,6 +155,50 @@ def changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: 
                     break
         elif j not in words:
             break
+    return _told_now(tokens, spans, at, used, old)
+
+
+_NOW_REACH = 8  # "batch was 4, now it's 2", "tenía batch 4, ahora lo puse en 2": the old value's clause and the next
+_NOW_TO_VALUE = 4  # "now it's 2", "agora coloquei 2", "jetzt 2": the "now" word this close before the new value
+# Korean marks the new value with a particle after it (`4였는데 2로 바꿨어요`): grammar, as `_KOREAN_FROM` is
+_KOREAN_TO = ("로", "으로")
+# what a number beside one of these counts (a duration, a memory, a step, a resolution, images, "2 of 10"): no batch
+# size
+_COUNTED = ("time_unit", "memory", "gpu_memory", "gpu", "step", "bucket", "frames", "rate", "steps_count", "preview",
+            "output", "lora", "counter", "control")
+_COUNTED_NOUN = 4  # a word of no vocabulary this long right after the number is what it counts ("2 gpus", "2 loras")
+
+
+def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int], old: int | None) -> int | None:
+    """The value now of a fact whose old value is at `at`, told as a bare number a "now" word goes with a few words
+    later ("batch was 4, now it's 2", "Batch war 4, jetzt 2", "tinha batch 4, agora coloquei 2"), or a join word goes
+    with further on ("le batch était à 4, je l'ai mis à 2", "baixei pra 2"), or, in Korean, the number marked as the new
+    value (`배치 4였는데 2로 바꿨어요`); else `old`. A number that counts something else (`now 30 s/it`, `now 2 gpus`,
+    `now 2 of the samples`) or is read by another fact is none; a number right after the old one is no new value
+    ("batch size 2, 2 control images": the arrow of "4 -> 2" leaves no token)."""
+    nows = [h.start for h in spans.get("now", _NONE) if h.start > at]
+    # ... and a join word right before the new one, further on ("le batch était à 4, je l'ai mis à 2", "com batch 4
+    # dava oom, baixei pra 2", "mit Batch 4 kam OOM, bin auf 2 runter")
+    nows += [j for j in _one_word_joins(spans) if j > at + 1]
+    if not nows and not any(t.hangul for t in tokens[at : at + _NOW_REACH]):
+        return old
+    counted = {h.start for c in _COUNTED for h in spans.get(c, _NONE)}
+    named = {i for hits in spans.values() for h in hits for i in range(h.start, h.end)}
+    for j in range(at + 1, min(len(tokens), at + _NOW_REACH)):
+        n = tokens[j].number
+        if n is None:
+            continue
+        after = tokens[j + 1] if j + 1 < len(tokens) else None
+        # (a word right after "auf 2" is the verb's particle, "bin auf 2 runter", not what the number counts)
+        noun = (after is not None and not after.hangul and j + 1 not in named and len(after.text) >= _COUNTED_NOUN
+                and j - 1 not in nows)
+        if j in used or not 1 <= n <= 64 or j + 1 in counted or j - 1 in counted or noun:
+            return old
+        korean = j + 1 < len(tokens) and tokens[j + 1].text in _KOREAN_TO
+        if korean or any(j - _NOW_TO_VALUE <= k < j for k in nows):
+            used.add(j)
+            return n
+        return old
     return old
 
 

@@ -15,6 +15,9 @@ from .caches import NO_CACHE, Caches
 from .normalize import is_hangul
 
 Stem = Callable[[str, str, Caches], str]  # (language, word, caches) -> stem
+# A shorter Hangul word is never corrected: words of three syllables one jamo apart are often both words, or one
+# word's two endings (`좋아요`, `좋나요`)
+_HANGUL_TYPO_SYLLABLES = 4
 
 
 def _numbered_words(
@@ -43,6 +46,7 @@ class Typos:
         number_words: Mapping[str, Iterable[str]],
         lingua_franca: str = "en",
         caches: Caches = NO_CACHE,
+        hangul_words: Iterable[str] = (),
     ) -> None:
         self._stem = stem
         self._stemmed = tuple(stemmed)  # the languages with a stemmer
@@ -77,13 +81,32 @@ class Typos:
                 if len(word) >= 5 and word.isalpha() and not is_hangul(word):
                     buckets.setdefault((word[0], len(word)), []).append(word)
             self._fuzzy[target] = {k: tuple(v) for k, v in buckets.items()}
+        # ... and its words of four letters, corrected only from two swapped neighbours (`vrma` is `vram`, `lroa` is
+        # `lora`): one other edit of a word that short is too often another word
+        self._four = {target: frozenset(w for w in pool | english if len(w) == 4 and w.isascii() and w.isalpha())
+                      for target, pool in by_lang.items()}
+        # The Hangul vocabulary: a word that is none of its words and a particle is compared, letter
+        # by letter (jamo), with its words of four syllables or more (`체크포이팅` is `체크포인팅`, `그레디언트` is
+        # `그래디언트`), by syllable count.
+        self._hangul = frozenset(w for w in hangul_words if is_hangul(w))
+        self._hangul_max = max((len(w) for w in self._hangul), default=0)
+        by_count: dict[int, list[str]] = {}
+        for word in sorted(self._hangul):
+            if len(word) >= _HANGUL_TYPO_SYLLABLES and all(is_hangul(ch) for ch in word):
+                by_count.setdefault(len(word), []).append(word)
+        self._hangul_by_count = {n: (tuple(ws), tuple(unicodedata.normalize("NFD", w) for w in ws))
+                                 for n, ws in by_count.items()}
 
     def correct(self, word: str, lang: str | None = None, c: Caches = NO_CACHE) -> str:
         """Typo tolerance for words only (never numbers or config keys): the nearest vocabulary word. A word
         that is an inflection of a known word (`entrene` of `entrenar`) is only corrected to a word of the same
         stem (`memori` -> `memory`), never to another word (`entrene` -> `entree`)."""
+        if is_hangul(word):
+            return self._hangul_typo(word, c) if self._hangul_by_count else word
         known = self._uncorrected.get(lang, self.all_known) if lang else self.all_known
-        if len(word) < 5 or not word.isalpha() or word in known or word in self.names or is_hangul(word):
+        if len(word) == 4 and word.isalpha() and word not in known and word not in self.names:
+            return self._swapped(word, lang)
+        if len(word) < 5 or not word.isalpha() or word in known or word in self.names:
             return word
         cached = c.corrections.get((word, lang))
         if cached is None:
@@ -126,6 +149,38 @@ class Typos:
                         unicodedata.normalize("NFD", head), unicodedata.normalize("NFD", known), score_cutoff=1) <= 1:
                     cached = known + word[len(known):]
                     break
+            c.corrections.put(key, cached)
+        return cached
+
+    def _swapped(self, word: str, lang: str | None) -> str:
+        """A word of four letters with two neighbours swapped: the vocabulary word it spells (`vrma` -> `vram`)."""
+        four = self._four.get(lang) or self._four.get(None, frozenset())
+        for i in range(3):
+            swapped = word[:i] + word[i + 1] + word[i] + word[i + 2:]
+            if swapped != word and swapped in four:
+                return swapped
+        return word
+
+    def _hangul_typo(self, word: str, c: Caches = NO_CACHE) -> str:
+        """A Hangul word that is no known word and a particle, whose start is one jamo from a known
+        word of four syllables or more: that word and the rest of the written one (its particle, `체크포이팅을` ->
+        `체크포인팅을`). Else the word as written."""
+        if len(word) < _HANGUL_TYPO_SYLLABLES or word in self._hangul:
+            return word
+        key = (word, "#hangul")
+        cached = c.corrections.get(key)
+        if cached is None:
+            cached = word
+            top = min(len(word), self._hangul_max)
+            # a known word and an ending of up to two syllables (`메모리에서`, `좋아요`) is written right
+            if not any(word[:k] in self._hangul for k in range(top, max(0, len(word) - 3), -1)):
+                for k in range(top, _HANGUL_TYPO_SYLLABLES - 1, -1):
+                    words, jamo = self._hangul_by_count.get(k, ((), ()))
+                    found = extractOne(unicodedata.normalize("NFD", word[:k]), jamo, scorer=OSA.distance,
+                                       score_cutoff=1) if words else None
+                    if found is not None:
+                        cached = words[found[2]] + word[k:]
+                        break
             c.corrections.put(key, cached)
         return cached
 
