@@ -140,13 +140,13 @@ def changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: 
     """The current value of a change told from the old one at `at`: "went from batch 4 to batch 2", "de 4 à 2",
     "von 4 auf 2", `4에서 2로` (the value after the join word, with the fact's word between them or not)."""
     old = tokens[at].number
-    joins = {h.start for h in spans.get("span_to", _NONE)}
+    joins = {h.start: h.end for h in spans.get("span_to", _NONE)}  # "to", "down to", "auf"
     if at + 1 < len(tokens) and tokens[at + 1].text in _KOREAN_FROM:
-        joins.add(at + 1)  # the particle of the old value, a token of its own after a number (`4에서 2로`)
+        joins[at + 1] = at + 2  # the particle of the old value, a token of its own after a number (`4에서 2로`)
     words = {i for h in spans.get("batch", _NONE) for i in range(h.start, h.end)}
     for j in range(at + 1, min(len(tokens), at + 3)):
         if j in joins:
-            for k in range(j + 1, min(len(tokens), j + 4)):
+            for k in range(joins[j], min(len(tokens), joins[j] + 3)):
                 n = tokens[k].number
                 if n is not None and 1 <= n <= 512:
                     used.add(k)
