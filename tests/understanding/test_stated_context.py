@@ -149,6 +149,33 @@ _OOMS = {"oom-general", "oom-early-steps", "oom-persists-with-gc", "oom-during-s
     ('de', 'der OOM ist weg, seit GC an ist, aber jetzt 6 s/it statt 2. Ist das normal so langsam?'),
     ('pt', 'o OOM foi embora depois que liguei o GC, mas agora tá 6 s/it. É normal ficar tão lento?'),
     ('ko', 'GC 켜니까 OOM은 사라졌는데 2 s/it에서 6 s/it으로 느려졌어요. 정상인가요?'),
+    ('en', 'I was getting OOMs last week, switched GC on and they stopped, but now 1000 steps take 5 '
+           'hours. How to speed up?'),
+    ('en', 'worried it will run out of memory if I disable gradient checkpointing, but 8 s/it is painful. '
+           'faster options?'),
+    ('en', 'the OOM went away after I enabled GC, training is just really slow now, 10 s/it on a 4090'),
+    ('en', 'in the past it ran out of memory at 1024, now with GC it works but takes forever. any way to '
+           'make it quicker?'),
+    ('es', 'la semana pasada me daba OOM, activé el GC y se fue, pero ahora 1000 pasos tardan 5 horas. '
+           '¿cómo lo acelero?'),
+    ('es', 'me preocupa que se quede sin memoria si quito el GC, pero 8 s/it es lentísimo. ¿alternativas más rápidas?'),
+    ('es', 'el OOM desapareció al activar el GC, ahora solo va muy lento, 10 s/it en una 4090'),
+    ('pt', 'semana passada dava OOM, liguei o GC e parou, mas agora 1000 passos levam 5 horas. como acelerar?'),
+    ('pt', 'tenho medo de faltar memória se eu desligar o GC, mas 8 s/it tá muito lento. tem algo mais rápido?'),
+    ('pt', 'o OOM sumiu depois que ativei o GC, agora só tá muito lento, 10 s/it numa 4090'),
+    ('fr', "la semaine dernière j'avais des OOM, j'ai activé le GC et c'est parti, mais maintenant 1000 "
+           "steps prennent 5 heures. comment accélérer ?"),
+    ('fr', "j'ai peur de manquer de mémoire si je désactive le GC, mais 8 s/it c'est trop lent. des "
+           "options plus rapides ?"),
+    ('fr', "le OOM a disparu après avoir activé le GC, maintenant c'est juste très lent, 10 s/it sur une 4090"),
+    ('de', 'letzte Woche hatte ich OOM, hab GC angemacht und er ist weg, aber jetzt dauern 1000 Steps 5 '
+           'Stunden. Wie wird es schneller?'),
+    ('de', 'ich hab Angst, dass der VRAM ausgeht, wenn ich GC ausschalte, aber 8 s/it ist zu langsam. '
+           'Schnellere Optionen?'),
+    ('de', 'der OOM ist verschwunden, seit GC an ist, jetzt ist es nur sehr langsam, 10 s/it auf einer 4090'),
+    ('ko', '지난주엔 OOM이 났는데 GC 켜니까 없어졌어요. 근데 이제 1000스텝에 5시간 걸려요. 빠르게 할 방법 있나요?'),
+    ('ko', 'GC 끄면 메모리 부족 날까 봐 못 끄겠는데 8 s/it은 너무 느려요. 더 빠른 방법 있을까요?'),
+    ('ko', 'GC 켜고 나서 OOM은 사라졌는데 4090에서 10 s/it으로 너무 느려요'),
 ])
 def test_an_oom_over_or_feared_leaves_the_speed(client: TestClient, lang: str, text: str) -> None:
     answer = _diagnose(client, lang, text)
@@ -178,6 +205,12 @@ def test_an_oom_told_now_stays(client: TestClient, lang: str, text: str) -> None
     ('de', 'gradient checkpointing ist an und trotzdem kommt CUDA out of memory'),
     ('de', 'selbst mit GC an läuft der VRAM nach ein paar Steps voll'),
     ('ko', 'gradient checkpointing 켜져 있는데도 계속 OOM이 나요'),
+    ('fr', 'même avec le GC activé, je manque de VRAM dès les premiers steps'),
+    ('ko', 'GC 켜고 배치 1인데 처음 몇 스텝에서 메모리 부족이 떠요'),
+    ('es', 'aun con GC activado se queda sin VRAM en los primeros pasos'),
+    ('en', 'gradient checkpointing is on, batch 1, and it OOMs at step 1 right away'),
+    ('de', 'GC ist an und trotzdem OOM direkt bei Step 1'),
+    ('pt', 'com o GC ligado dá OOM logo no passo 1'),
 ])
 def test_gc_on_with_an_oom_persists(client: TestClient, lang: str, text: str) -> None:
     assert (_diagnose(client, lang, text).get("symptom") or {}).get("id") == "oom-persists-with-gc"
@@ -201,6 +234,18 @@ def test_gc_on_with_an_oom_persists(client: TestClient, lang: str, text: str) ->
     ('ko', '배치를 4에서 1로 줄였는데도 OOM이 나요', 1),
     ('ko', '배치 사이즈 8에서 2로 낮췄는데 메모리 부족이 떠요', 2),
     ('en', 'batch 2 now, it was 4 before, still OOM', 2),
+    ('en', 'batch size went from 4 to 2 and the OOM is still there at 1024', 2),
+    ('en', 'cut batch from 2 all the way down to 1, still CUDA out of memory', 1),
+    ('es', 'pasé el batch de 2 a 1 y sigue sin memoria', 1),
+    ('es', 'cambié el batch size de 4 a 2, igual OOM en el paso 1', 2),
+    ('pt', 'mudei o batch de 4 para 2 e continua o OOM', 2),
+    ('pt', 'o batch size foi de 2 pra 1 e mesmo assim falta VRAM', 1),
+    ('fr', 'passé le batch size de 2 à 1, toujours out of memory', 1),
+    ('fr', "j'ai descendu le batch de 4 à 2 et ça plante toujours en OOM", 2),
+    ('de', 'batch size von 2 auf 1 gesenkt, trotzdem OOM', 1),
+    ('de', 'hab die Batch von 8 auf 2 gestellt, immer noch out of memory', 2),
+    ('ko', '배치 4에서 2로 바꿨는데도 OOM이 나요', 2),
+    ('ko', '배치 사이즈를 2에서 1로 내렸는데 메모리 부족이 계속 떠요', 1),
 ])
 def test_a_batch_change_keeps_the_new_value(client: TestClient, lang: str, text: str, batch: int) -> None:
     assert (_diagnose(client, lang, text).get("context") or {}).get("batch_size") == batch
@@ -234,3 +279,15 @@ def test_gc_only_asked_about_is_no_persisting_oom(client: TestClient, lang: str,
 ])
 def test_gc_back_on_without_other_changes(client: TestClient, lang: str, text: str) -> None:
     assert (_diagnose(client, lang, text).get("context") or {}).get("gradient_checkpointing") is True
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ('en', 'I turned gradient checkpointing off and now it OOMs at step 2'),
+    ('es', 'desactivé el GC y ahora da OOM en el paso 2'),
+    ('fr', "j'ai désactivé le GC et maintenant OOM au step 2"),
+    ('de', 'GC ausgeschaltet und jetzt OOM bei Step 2'),
+    ('pt', 'desliguei o GC e agora dá OOM no passo 2'),
+    ('ko', 'GC 껐더니 2스텝에서 OOM이 나요'),
+])
+def test_gc_turned_off_then_an_early_oom(client: TestClient, lang: str, text: str) -> None:
+    assert (_diagnose(client, lang, text).get("symptom") or {}).get("id") == "oom-early-steps"
