@@ -109,11 +109,14 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     lasting = frozenset(i for h in spans.get("lasting", _NONE) for i in range(h.start, h.end))
     prepositions = {h.start for h in spans.get("avoid", _NONE)}  # "without", "sin": "ya sin GC" is "right away"
     unchanged = {i for h in spans.get("unchanged", _NONE) for i in range(h.start, h.end)}
+    inside = {i for hs in spans.values() for h in hs if h.end - h.start > 1 for i in range(h.start, h.end)}
+    pronouns = [p for p in spans.get("it", _NONE) if p.start not in inside]  # not the "it" of "s/it"
     # (start, a past state, distance, prefer-off, state, a change named in the infinitive, a state told firmly)
     found: list[_Found] = []
     for concept, state in (("off", False), ("on", True)):
         for word in spans.get(concept, _NONE):
-            if any(word.start <= g.start and word.end == g.end for g in gcs) or word.start in unchanged:
+            holds = [g for g in gcs if word.start <= g.start and g.end <= word.end]  # "GC on", "avec le GC"
+            if any(g.end == word.end or word.start in asked for g in holds) or word.start in unchanged:
                 continue  # a phrase that ends with the mention ("avec le GC"), "sin otros cambios": no state said
             question = word.start in asked
             if word.start not in prepositions and any(0 < word.start - n.end + 1 <= 2 for n in nows):
@@ -125,14 +128,14 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
             elif question and (names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
                 continue  # "does enabling GC hurt quality?", "¿activar GC arreglaría...?", "is turning GC off...?"
             if question and any(skipping(word, h, lasting) <= 1 for h in spans.get("lasting", _NONE)):
-                continue  # "is GC on by default?": a question about the default, no state
+                return None  # "is GC on by default?", "with GC off from the start?": a lasting state asked about
             dist = min(skipping(word, g, lasting) for g in gcs)
             # Korean leaves the pronoun out (`켜 두었다가 ... 껐더니`).
             told = any(p.end <= word.start for p in pasts) and (
                 tokens[word.start].hangul or any(0 <= word.start - h.end <= 2 for h in story)
             )
             # said of a pronoun the mention after it names ("lo dejé en true por defecto, el GC")
-            named_after = dislocated(word, gcs, spans.get("it", _NONE), starts)
+            named_after = dislocated(word, gcs, pronouns, starts)
             if dist > (2 * _WINDOW + 2 if told or named_after else _STATE_REACH):
                 continue  # far from GC, unless it goes on a story ("GC was off, now it's on") or names it after
             if short_word(word, tokens) and all(across(word, g, starts) for g in gcs):

@@ -262,9 +262,16 @@ def skipping(a: Hit, b: Hit, skipped: frozenset[int]) -> int:
 
 def dislocated(word: Hit, gcs: list[Hit], pronouns: Sequence[Hit], starts: frozenset[int]) -> bool:
     """A pronoun right before the on/off word and the GC mention it stands for named after it, in the same sentence:
-    "lo dejé en true por defecto, el GC", "je l'ai laissé à on, le GC", "lo apagué para ir más rápido, el GC"."""
-    return any(0 <= word.start - p.end <= 2 for p in pronouns) and any(
+    "lo dejé en true por defecto, el GC", "je l'ai laissé à on, le GC", "lo apagué para ir más rápido, el GC".
+    A clitic opens its clause: the sentence's first or second word ("lo dejé", "je l'ai"; not "accélérer l'entraînement
+    sans toucher au GC", where it is an article)."""
+    return any(0 <= word.start - p.end <= 2 and _opens(p.start, starts) for p in pronouns) and any(
         word.end <= g.start and starts.isdisjoint(range(word.end, g.start + 1)) for g in gcs)
+
+
+def _opens(at: int, starts: frozenset[int]) -> bool:
+    """The position is a sentence's first or second word."""
+    return at <= 1 or at in starts or at - 1 in starts
 
 def across(word: Hit, gc: Hit, starts: frozenset[int]) -> bool:
     """A sentence starts between the word and the mention."""
