@@ -89,6 +89,8 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     `on_or_off_asked(spans)`, computed once by the caller. A word that only names a change asked about, wished or
     planned ("should I turn it off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state
     that was ("it was off, now it's on"; "I had GC on, switched it off") gives way to one told after it.
+    Long on purpose: one pass over the on/off words, each read where its neighbours are known (the mention, a
+    pronoun it stands for, a lasting state, a question, a proposal, a negation, a past marker).
     """
     gcs = spans.get("gc")
     if not gcs:
