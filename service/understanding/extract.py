@@ -15,8 +15,19 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .analysis import Token
-from .gc_words import denied_across, in_use, names_a_change, short_word, switched_back, unsure
-from .gc_words import distance as _distance
+from .gc_words import (
+    across,
+    denied_across,
+    dislocated,
+    in_use,
+    names_a_change,
+    on_or_off_asked,
+    preposition_before,
+    short_word,
+    skipping,
+    switched_back,
+    unsure,
+)
 from .gc_words import negated as negated_by
 from .lexicon import Hit
 from .pasted import keyed
@@ -75,9 +86,11 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
 
     `asked` holds the positions of the tokens of the sentences that ask a question (`starts`, where each sentence
     starts: an advice question never reaches past its sentence, "Preciso de ajuda\nGC tá ligado"); `on_or_off` is
-    `_on_or_off(spans)`, computed once by the caller. A word that only names a change asked about, wished or
+    `on_or_off_asked(spans)`, computed once by the caller. A word that only names a change asked about, wished or
     planned ("should I turn it off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state
     that was ("it was off, now it's on"; "I had GC on, switched it off") gives way to one told after it.
+    Long on purpose: one pass over the on/off words, each read where its neighbours are known (the mention, a
+    pronoun it stands for, a lasting state, a question, a proposal, a negation, a past marker).
     """
     gcs = spans.get("gc")
     if not gcs:
@@ -94,13 +107,19 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     switches = {  # on/off words, not the phrases that hold the GC mention (`gc an`)
         h.start for c in ("on", "off") for h in spans.get(c, _NONE) if not any(h.start <= g.start < h.end for g in gcs)
     }
+    # the words of a lasting state ("left it on by default", "von Anfang an", `처음부터`) count no distance
+    lasting = frozenset(i for h in spans.get("lasting", _NONE) for i in range(h.start, h.end))
     prepositions = {h.start for h in spans.get("avoid", _NONE)}  # "without", "sin": "ya sin GC" is "right away"
+    unchanged = {i for h in spans.get("unchanged", _NONE) for i in range(h.start, h.end)}
+    inside = {i for hs in spans.values() for h in hs if h.end - h.start > 1 for i in range(h.start, h.end)}
+    pronouns = [p for p in spans.get("it", _NONE) if p.start not in inside]  # not the "it" of "s/it"
     # (start, a past state, distance, prefer-off, state, a change named in the infinitive, a state told firmly)
     found: list[_Found] = []
     for concept, state in (("off", False), ("on", True)):
         for word in spans.get(concept, _NONE):
-            if any(word.start <= g.start and g.end <= word.end for g in gcs):
-                continue  # the GC mention itself (a config key such as `gradient_checkpointing: true`)
+            holds = [g for g in gcs if word.start <= g.start and g.end <= word.end]  # "GC on", "avec le GC"
+            if any(g.end == word.end or word.start in asked for g in holds) or word.start in unchanged:
+                continue  # a phrase that ends with the mention ("avec le GC"), "sin otros cambios": no state said
             question = word.start in asked
             if word.start not in prepositions and any(0 < word.start - n.end + 1 <= 2 for n in nows):
                 pass  # "if GC is already on", "já está ativo", "ahora lo activé": the state now, even in a question
@@ -110,14 +129,20 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
                 continue  # "should I turn GC off?", "꺼야 할까요?": a question about a change
             elif question and (names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
                 continue  # "does enabling GC hurt quality?", "¿activar GC arreglaría...?", "is turning GC off...?"
-            dist = min(_distance(word, g) for g in gcs)
+            if question and any(skipping(word, h, lasting) <= 1 for h in spans.get("lasting", _NONE)):
+                return None  # "is GC on by default?", "with GC off from the start?": a lasting state asked about
+            dist = min(skipping(word, g, lasting) for g in gcs)
             # Korean leaves the pronoun out (`켜 두었다가 ... 껐더니`).
             told = any(p.end <= word.start for p in pasts) and (
                 tokens[word.start].hangul or any(0 <= word.start - h.end <= 2 for h in story)
             )
-            if dist > (2 * _WINDOW + 2 if told else _STATE_REACH):
-                continue  # far from GC, unless it goes on a story ("GC was off, now it's on")
-            if dist > 2 and _preposition_before(word, gcs, tokens):
+            # said of a pronoun the mention after it names ("lo dejé en true por defecto, el GC")
+            named_after = dislocated(word, gcs, pronouns, starts)
+            if dist > (2 * _WINDOW + 2 if told or named_after else _STATE_REACH):
+                continue  # far from GC, unless it goes on a story ("GC was off, now it's on") or names it after
+            if short_word(word, tokens) and all(across(word, g, starts) for g in gcs):
+                continue  # "¿activar el GC? me da OOM con batch 2": a short word of another sentence
+            if dist > 2 and not named_after and preposition_before(word, gcs, tokens):
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
             negated = negated_by(word, negations, nevers, tokens) or denied_across(word, gcs, spans, tokens)
             past = any(_was(p, word, tokens, nows, switches) for p in pasts)
@@ -157,15 +182,6 @@ def _was(past: Hit, word: Hit, tokens: list[Token], nows: Sequence[Hit], switche
         0 <= word.start - past.end <= 2
         and not any(past.end <= n.start < word.start for n in nows)
         and not any(past.end <= i < word.start for i in switches)
-    )
-
-
-def _preposition_before(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
-    """A short one-word on/off word before the GC mention ("on", "with", "con", "mit"): a preposition, said of GC
-    only right before it ("with GC", "con el GC"); a verb ("décoché un truc (GC)") reaches further."""
-    text = tokens[word.start].text
-    return word.end - word.start == 1 and len(text) <= 4 and not tokens[word.start].hangul and all(
-        word.end <= g.start for g in gcs
     )
 
 
@@ -213,32 +229,6 @@ def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> boo
     return any(g.end == word.start and g.start > 0 and names_a_change(tokens[g.start - 1].text) for g in gcs)
 
 
-def _on_or_off(spans: dict[str, list[Hit]]) -> bool:
-    """An on word and an off word side by side ("on/off", "켜기 끄기"), with an "or" between them ("on or
-    off", "an oder aus", "켜기 vs 끄기") or around a comparison ("GC on slower than GC off"): a question about
-    the switch. ("Back on, retried without changing anything" is not one, nor is a story: "had it on, switched
-    it off".)"""
-    ors = {h.start for h in spans.get("either_or", _NONE) if h.end == h.start + 1}
-    # A state told as past next to the new one ("tinha GC ligado, desliguei") is a story, not a question.
-    pasts = {i for p in spans.get("past", _NONE) for i in range(p.start, p.end + 3)}
-    # A phrase that holds the GC mention itself ("avec GC", "GC aus") states a state: no question.
-    mentions = {i for g in spans.get("gc", _NONE) for i in range(g.start, g.end)}
-    for a in spans.get("on", _NONE):
-        if not mentions.isdisjoint(range(a.start, a.end)):
-            continue
-        for b in spans.get("off", _NONE):
-            if not mentions.isdisjoint(range(b.start, b.end)):
-                continue
-            gap = range(min(a.end, b.end), max(a.start, b.start))
-            if min(a.start, b.start) in pasts:
-                continue
-            if len(gap) == 0 or (len(gap) == 1 and gap[0] in ors):
-                return True
-            if len(gap) <= 8 and any(_distance(t, a) <= 6 and _distance(t, b) <= 6 for t in spans.get("than", _NONE)):
-                return True  # "GC on slower than GC off", "GC 켜면 끈 것보다 느린가요": a comparison
-    return False
-
-
 def stated_context(
     tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False,
     unstated: frozenset[int] = frozenset(), starts: frozenset[int] = frozenset(),
@@ -247,7 +237,7 @@ def stated_context(
     `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one;
     `unstated`: the positions whose figures state no setting of the run (an environment line's "RTX 3090 24GB")."""
     spans = _by_concept(hits)
-    on_or_off = _on_or_off(spans)
+    on_or_off = on_or_off_asked(spans)
     used: set[int] = set(unstated)
     # Not a step: a duration (`9 seconds`) or a size right after a bucket word (`버킷 1536, 처음 몇 스텝`).
     sized = {h.end for h in spans.get("bucket", _NONE) if not any(c.isdigit() for c in tokens[h.end - 1].text)}
@@ -295,7 +285,10 @@ def _batch_size(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int]
     positions = _batch_positions(tokens, spans)
     told: list[tuple[int, int, int | None]] = []  # (the batch word's start, the number's position, the value)
     taken: list[set[int]] = []  # the positions each one reads
+    longer = [h for c, hs in spans.items() if c != "batch" for h in hs if h.end - h.start > 1]
     for hit in spans["batch"]:
+        if any(h.start <= hit.start and hit.end <= h.end and h.end - h.start > hit.end - hit.start for h in longer):
+            continue  # a word read whole in a longer phrase ("continua lotando os 24 GB": memory full, no batch)
         probe = set(used)
         batch = number_near(tokens, hit, *_BATCH_NUMBER, used=probe, timed=positions)
         if batch is not None and 1 <= batch <= 512:

@@ -249,3 +249,67 @@ def _one_word(again: Hit, word: Hit) -> bool:
     """The again word is the on/off word itself, one word (`reativei`, `remis`, "re-enabled")."""
     return again.start == word.start and again.end == word.end == word.start + 1
 
+
+def skipping(a: Hit, b: Hit, skipped: frozenset[int]) -> int:
+    """`distance` without the `skipped` positions between the two hits (the words of a lasting state: "GC left on by
+    default", `처음부터`)."""
+    d = distance(a, b)
+    if d <= 1 or not skipped:
+        return d
+    lo, hi = (a.end, b.start) if a.end <= b.start else (b.end, a.start)
+    return d - sum(1 for i in range(lo, hi) if i in skipped)
+
+
+def dislocated(word: Hit, gcs: list[Hit], pronouns: Sequence[Hit], starts: frozenset[int]) -> bool:
+    """A pronoun right before the on/off word and the GC mention it stands for named after it, in the same sentence:
+    "lo dejé en true por defecto, el GC", "je l'ai laissé à on, le GC", "lo apagué para ir más rápido, el GC".
+    A clitic opens its clause: the sentence's first or second word ("lo dejé", "je l'ai"; not "accélérer l'entraînement
+    sans toucher au GC", where it is an article)."""
+    return any(0 <= word.start - p.end <= 2 and _opens(p.start, starts) for p in pronouns) and any(
+        word.end <= g.start and starts.isdisjoint(range(word.end, g.start + 1)) for g in gcs)
+
+
+def _opens(at: int, starts: frozenset[int]) -> bool:
+    """The position is a sentence's first or second word."""
+    return at <= 1 or at in starts or at - 1 in starts
+
+def across(word: Hit, gc: Hit, starts: frozenset[int]) -> bool:
+    """A sentence starts between the word and the mention."""
+    lo, hi = (word.end, gc.start) if word.end <= gc.start else (gc.end, word.start)
+    return not starts.isdisjoint(range(lo, hi + 1))
+
+
+def preposition_before(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
+    """A short one-word on/off word before the GC mention ("on", "with", "con", "mit"): a preposition, said of GC
+    only right before it ("with GC", "con el GC"); a verb ("décoché un truc (GC)") reaches further."""
+    text = tokens[word.start].text
+    return word.end - word.start == 1 and len(text) <= 4 and not tokens[word.start].hangul and all(
+        word.end <= g.start for g in gcs
+    )
+
+def on_or_off_asked(spans: dict[str, list[Hit]]) -> bool:
+    """An on word and an off word side by side ("on/off", "켜기 끄기"), with an "or" between them ("on or
+    off", "an oder aus", "켜기 vs 끄기") or around a comparison ("GC on slower than GC off"): a question about
+    the switch. ("Back on, retried without changing anything" is not one, nor is a story: "had it on, switched
+    it off".)"""
+    ors = {h.start for h in spans.get("either_or", _NONE) if h.end == h.start + 1}
+    # A state told as past next to the new one ("tinha GC ligado, desliguei") is a story, not a question.
+    pasts = {i for p in spans.get("past", _NONE) for i in range(p.start, p.end + 3)}
+    # A phrase that holds the GC mention itself ("avec GC", "GC aus") states a state: no question.
+    mentions = {i for g in spans.get("gc", _NONE) for i in range(g.start, g.end)}
+    unchanged = {h.start for h in spans.get("unchanged", _NONE)}
+    for a in spans.get("on", _NONE):
+        if not mentions.isdisjoint(range(a.start, a.end)):
+            continue
+        for b in spans.get("off", _NONE):
+            if not mentions.isdisjoint(range(b.start, b.end)) or b.start in unchanged:
+                continue  # "back on, sin otros cambios": no other change, no "off"
+            gap = range(min(a.end, b.end), max(a.start, b.start))
+            if min(a.start, b.start) in pasts:
+                continue
+            if len(gap) == 0 or (len(gap) == 1 and gap[0] in ors):
+                return True
+            if len(gap) <= 8 and any(distance(t, a) <= 6 and distance(t, b) <= 6 for t in spans.get("than", _NONE)):
+                return True  # "GC on slower than GC off", "GC 켜면 끈 것보다 느린가요": a comparison
+    return False
+

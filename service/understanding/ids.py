@@ -43,6 +43,8 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "now": "extract: a state told now ('now it's on')",
     "it": "extract: a switch told of 'it' in a story",
     "avoid": "extract: a short preposition is said of GC only right next to it",
+    "lasting": "extract: a lasting state ('by default', 'von Anfang an') counts no distance; asked, no state",
+    "unchanged": "extract: 'without other changes' is no GC off and no 'on or off?'",
     "than": "extract: a comparison states no GC value",
     "control": "extract: the control image count",
     "counter": "extract: a counter word after a number ('세 장')",

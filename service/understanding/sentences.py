@@ -343,7 +343,7 @@ def _status(
                 # the OOM by lowering the batch", "ya resolví el OOM": what it tells after the marker, up to a marker
                 # of the present; unless denied before it ("not solved") or asked ("is it fixed?")
                 denied = any(bounds[c] <= j < i and other in ("negation", "negation_after") for j, other, _ in marks)
-                if s.question or asking[k] or denied:
+                if _asked_in(s.question, marks, bounds, c) or denied:
                     continue
                 if kind == "reverted":
                     # a setting put back ("OOM, so I turned it back on"): the failures before it, unless "still" first
@@ -374,3 +374,10 @@ def _status(
             caused.extend(causes(tokens, s.start, s.end, marks, language))
     return frozenset(past), tuple(reaching), asking, aside, tuple(settled), tuple(caused), tuple(denials)
 
+
+
+def _asked_in(question: bool, marks: list[tuple[int, str, int]], bounds: tuple[int, ...], c: int) -> bool:
+    """A marker's clause `c` is asked about: a question marker in it, or the sentence's question mark closes it (its
+    last clause: "is it fixed?"); "o OOM sumiu mas agora ... como acelerar?" tells the OOM gone, asks of speed."""
+    return (question and c == len(bounds) - 2) or any(
+        bounds[c] <= i < bounds[c + 1] and kind == "question" for i, kind, _ in marks)

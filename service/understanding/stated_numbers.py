@@ -140,13 +140,13 @@ def changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: 
     """The current value of a change told from the old one at `at`: "went from batch 4 to batch 2", "de 4 à 2",
     "von 4 auf 2", `4에서 2로` (the value after the join word, with the fact's word between them or not)."""
     old = tokens[at].number
-    joins = {h.start for h in spans.get("span_to", _NONE)}
+    joins = {h.start: h.end for h in spans.get("span_to", _NONE)}  # "to", "down to", "auf"
     if at + 1 < len(tokens) and tokens[at + 1].text in _KOREAN_FROM:
-        joins.add(at + 1)  # the particle of the old value, a token of its own after a number (`4에서 2로`)
+        joins[at + 1] = at + 2  # the particle of the old value, a token of its own after a number (`4에서 2로`)
     words = {i for h in spans.get("batch", _NONE) for i in range(h.start, h.end)}
     for j in range(at + 1, min(len(tokens), at + 3)):
         if j in joins:
-            for k in range(j + 1, min(len(tokens), j + 4)):
+            for k in range(joins[j], min(len(tokens), joins[j] + 3)):
                 n = tokens[k].number
                 if n is not None and 1 <= n <= 512:
                     used.add(k)
@@ -184,6 +184,9 @@ def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: s
         return old
     counted = {h.start for c in _COUNTED for h in spans.get(c, _NONE)}
     named = {i for hits in spans.values() for h in hits for i in range(h.start, h.end)}
+    # a value told as past between the "now" word and it, or right after it, is an old one ("batch 2 now, it was 4
+    # before")
+    pasts = {h.start for h in spans.get("past", _NONE)}
     for j in range(at + 1, min(len(tokens), at + _NOW_REACH)):
         n = tokens[j].number
         if n is None:
@@ -195,7 +198,7 @@ def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: s
         if j in used or not 1 <= n <= 64 or j + 1 in counted or j - 1 in counted or noun:
             return old
         korean = j + 1 < len(tokens) and tokens[j + 1].text in _KOREAN_TO
-        if korean or any(j - _NOW_TO_VALUE <= k < j for k in nows):
+        if korean or any(j - _NOW_TO_VALUE <= k < j and not any(k < p <= j + 1 for p in pasts) for k in nows):
             used.add(j)
             return n
         return old
