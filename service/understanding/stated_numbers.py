@@ -167,6 +167,10 @@ _KOREAN_TO = ("로", "으로")
 _COUNTED = ("time_unit", "memory", "gpu_memory", "gpu", "step", "bucket", "frames", "rate", "steps_count", "preview",
             "output", "lora", "counter", "control")
 _COUNTED_NOUN = 4  # a word of no vocabulary this long right after the number is what it counts ("2 gpus", "2 loras")
+# another setting named between the old value and a later number: that number is the setting's ("batch 2, rank set to
+# 16", "batch à 2, j'ai mis le rank à 32", `배치 2로 하고 랭크를 32로`), not the fact's new value
+_OTHER_SETTING = ("rank", "accumulation", "bucket", "frames", "steps_count", "control", "step", "preview", "rate",
+                  "memory", "gpu_memory", "time_unit")
 
 
 def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int], old: int | None) -> int | None:
@@ -187,7 +191,10 @@ def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: s
     # a value told as past between the "now" word and it, or right after it, is an old one ("batch 2 now, it was 4
     # before")
     pasts = {h.start for h in spans.get("past", _NONE)}
+    others = {h.start for c in _OTHER_SETTING for h in spans.get(c, _NONE) if h.start > at}
     for j in range(at + 1, min(len(tokens), at + _NOW_REACH)):
+        if j in others:
+            return old
         n = tokens[j].number
         if n is None:
             continue
@@ -195,7 +202,9 @@ def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: s
         # (a word right after "auf 2" is the verb's particle, "bin auf 2 runter", not what the number counts)
         noun = (after is not None and not after.hangul and j + 1 not in named and len(after.text) >= _COUNTED_NOUN
                 and j - 1 not in nows)
-        if j in used or not 1 <= n <= 64 or j + 1 in counted or j - 1 in counted or noun:
+        # (a figure written "1e-4" is a learning rate's, no count)
+        figure = not tokens[j].text.isdigit()
+        if j in used or not 1 <= n <= 64 or j + 1 in counted or j - 1 in counted or noun or figure:
             return old
         korean = j + 1 < len(tokens) and tokens[j + 1].text in _KOREAN_TO
         if korean or any(j - _NOW_TO_VALUE <= k < j and not any(k < p <= j + 1 for p in pasts) for k in nows):

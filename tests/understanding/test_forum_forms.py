@@ -262,6 +262,24 @@ def test_a_later_number_that_counts_something_else_leaves_the_batch_size(
     assert isinstance(context, dict) and context.get("batch_size") == 4
 
 
+# A later value set with a join word belongs to the setting named before it (rank, accumulation, a learning rate), and
+# a value told as past after the "now" word is the old one: the batch size stays the one told (the lead's probes,
+# written after the merge of session 9 read 8, 16 and 32 as the batch size here)
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "batch size 2 and I set gradient accumulation to 8, still OOM at step 3"),
+    ("en", "I use batch size 2 with rank set to 16, OOM after a few steps"),
+    ("en", "batch size 2. I lowered the learning rate to 1e-4 and set steps to 3000, OOM at step 5"),
+    ("en", "batch 2 now, it was 4 before, still OOM"),
+    ("es", "batch 2 y subí el rank a 32, me da OOM"),
+    ("pt", "batch 2 e coloquei o rank em 32, estoura a memória"),
+    ("fr", "batch à 2, j'ai mis le rank à 32, OOM quand même"),
+    ("de", "Batch 2, Rank auf 32 gestellt, trotzdem OOM"),
+    ("ko", "배치 2로 하고 랭크를 32로 올렸는데 OOM 나요"),
+])
+def test_a_later_value_of_another_setting_leaves_the_batch_size(client: TestClient, lang: str, text: str) -> None:
+    context = diagnose(client, lang, text)["context"]
+    assert isinstance(context, dict) and context.get("batch_size") == 2
+
 
 # --- 9. "what else can I try" asks for the next levers ----------------------------------------------------------
 
