@@ -84,6 +84,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "phase_caching": "matcher: the phase of a stated OOM",
     "phase_loading": "matcher: the phase of a stated OOM",
     "phase_saving": "matcher: the phase of a stated OOM",
+    "rank": "stated_numbers: a value set after another setting's word is that setting's, no new batch size",
 }
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 _CODE = "id-mismatch"
