@@ -110,6 +110,15 @@ def _diagnose(client: TestClient, lang: str, text: str) -> dict[str, Any]:
     ('de', 'ist gradient checkpointing standardmäßig an? ich krieg OOM', None),
     ('ko', 'gradient checkpointing 기본으로 켜져 있나요? OOM이 나요', None),
     ('en', "I want to turn gradient checkpointing off to go faster but I'm afraid of OOM, should I?", None),
+    # a reply's "already" said of another thing than the quoted GC advice states nothing of GC (the lead, after the
+    # merge: the bare adverb had made the quote's "turn on gradient checkpointing" the user's own state)
+    ('en', '> turn on gradient checkpointing\nalready tried a smaller batch, still OOM', None),
+    ('en', '> did you enable gradient checkpointing?\nI already lowered the batch to 1, OOM at step 4', None),
+    ('es', '> activa el gradient checkpointing\nya bajé el batch a 1 y sigue el OOM', None),
+    ('pt', '> liga o gradient checkpointing\njá fiz batch 1 e continua dando OOM', None),
+    ('fr', "> active le gradient checkpointing\nj'ai déjà baissé le batch à 1, toujours OOM", None),
+    ('de', '> mach gradient checkpointing an\nhab schon die Batch auf 1 gesetzt, trotzdem OOM', None),
+    ('ko', '> gradient checkpointing 켜보세요\n배치는 이미 1로 줄였어요. 그래도 OOM 나요', None),
 ])
 def test_the_gc_state_a_post_tells(client: TestClient, lang: str, text: str, state: bool | None) -> None:
     context = _diagnose(client, lang, text).get("context") or {}
