@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from query_sets import is_check_key
 from understanding_snapshot import _queries
 
 
@@ -51,7 +52,10 @@ def main() -> int:
     before = json.loads(args.path.read_text(encoding="utf-8"))
     differ = [k for k in before if before[k] != now.get(k)]
     print(f"compared {len(before)} -> {len(now)} answers: {len(differ)} differ")
-    for key in differ[:20]:
+    shown = [key for key in differ if not is_check_key(key)]
+    if len(shown) < len(differ):
+        print(f"  ({len(differ) - len(shown)} of them in check halves, not shown: nobody reads a check item)")
+    for key in shown[:20]:
         print(key)
         for part in ("d", "s"):
             a, b = before[key][part], now[key][part]

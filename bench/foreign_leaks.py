@@ -26,18 +26,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from query_sets import ROOT, SETS, is_check
 
-ROOT = Path(__file__).resolve().parent.parent
-SETS = (
-    *sorted((ROOT / "tests" / "understanding").glob("*.yaml")),
-    ROOT / "tests" / "fixtures" / "eval" / "dev_queries.yaml",
-)
-HALVES = ("real_messages", "queries_blind", "queries_borders")  # sets whose odd items are check items
 Leak = tuple[str, str, int, int, str]  # (stream language, concept, start, end, words)
 
 
 def _half(path: Path, i: int) -> str:
-    return "check" if path.stem.startswith(HALVES) and i % 2 else "dev"
+    return "check" if is_check(path.stem, i) else "dev"
 
 
 class _Masked:

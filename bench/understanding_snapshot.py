@@ -21,12 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from query_sets import SETS, is_check_key
 
-ROOT = Path(__file__).resolve().parent.parent
-SETS = (
-    *sorted((ROOT / "tests" / "understanding").glob("*.yaml")),
-    ROOT / "tests" / "fixtures" / "eval" / "dev_queries.yaml",
-)
 TOLERANCE = 1e-9
 
 
@@ -78,19 +74,6 @@ def snapshot() -> dict[str, Any]:
     return out
 
 
-# Sets split into a dev half (even items) and a check half (odd items), as in bench/wrappers.py
-HALVES = ("real_messages", "queries_blind", "queries_borders")
-
-
-def _check_item(line: str) -> bool:
-    """Whether a difference line ('.real_messages_3.yaml:17.concepts: ...') is of a check-half item."""
-    key = line.lstrip(".").split(".yaml:", 1)
-    if len(key) != 2 or not key[0].startswith(HALVES):
-        return False
-    number = key[1].split(".", 1)[0].split("[", 1)[0].split(":", 1)[0]
-    return number.isdigit() and int(number) % 2 == 1
-
-
 def _diff(path: str, a: Any, b: Any, out: list[str]) -> None:
     if isinstance(a, float) or isinstance(b, float):
         if not (isinstance(a, int | float) and isinstance(b, int | float)) or abs(a - b) > TOLERANCE:
@@ -129,7 +112,7 @@ def main() -> int:
     signals = sum(len(v["log"]["signals"]) for v in now.values())
     print(f"compared {len(before)} -> {len(now)} understandings ({ranked} ranked targets, {signals} log signals): "
           f"{len(diffs)} difference(s)")
-    shown = [line for line in diffs if not _check_item(line)]
+    shown = [line for line in diffs if not is_check_key(line)]
     if len(shown) < len(diffs):
         print(f"  ({len(diffs) - len(shown)} of them in check halves, not shown: nobody reads a check item)")
     for line in shown[:200]:

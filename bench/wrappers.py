@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from query_sets import is_check
 
 from remedy.answers import answer_diagnosis, answer_search
 from remedy.catalogs import Negotiated
@@ -51,9 +52,7 @@ SETS = ("queries.yaml", "queries_more.yaml", "queries_statements.yaml", "queries
 REAL = ("real_messages.yaml", "real_messages_2.yaml", "real_messages_3.yaml", "real_messages_4.yaml",
         "real_messages_5.yaml", "real_messages_6.yaml", "real_messages_7.yaml", "real_messages_8.yaml",
         "real_messages_9.yaml")
-# Sets split into a dev half (even items) and a check half (odd items): only dev items are read, so no check item's
-# text is ever shown.
-HALVES = ("real_messages", "queries_blind", "queries_borders")
+
 MORE_EVERY = 5  # queries_more has 2,700 items: one in five keeps the run short
 
 # The words of each wrapper, per language, as forum users of that language write them.
@@ -214,7 +213,7 @@ def items_of(files: list[Path]) -> list[tuple[str, dict[str, Any]]]:
     for path in files:
         items = yaml.safe_load(path.read_text(encoding="utf-8"))
         for i, item in enumerate(items):
-            if path.name.startswith(HALVES) and i % 2:
+            if is_check(path.name, i):  # only dev items are read: no check item's text is ever shown
                 continue
             if path.name == "queries_more.yaml" and i % MORE_EVERY:
                 continue
