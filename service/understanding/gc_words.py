@@ -256,8 +256,13 @@ def skipping(a: Hit, b: Hit, skipped: frozenset[int]) -> int:
     d = distance(a, b)
     if d <= 1 or not skipped:
         return d
-    lo, hi = (a.end, b.start) if a.end <= b.start else (b.end, a.start)
+    lo, hi = _gap(a, b)
     return d - sum(1 for i in range(lo, hi) if i in skipped)
+
+
+def _gap(a: Hit, b: Hit) -> tuple[int, int]:
+    """Where the words between two hits start and end, in either order."""
+    return (a.end, b.start) if a.end <= b.start else (b.end, a.start)
 
 
 def dislocated(word: Hit, gcs: list[Hit], pronouns: Sequence[Hit], starts: frozenset[int]) -> bool:
@@ -273,9 +278,10 @@ def _opens(at: int, starts: frozenset[int]) -> bool:
     """The position is a sentence's first or second word."""
     return at <= 1 or at in starts or at - 1 in starts
 
+
 def across(word: Hit, gc: Hit, starts: frozenset[int]) -> bool:
     """A sentence starts between the word and the mention."""
-    lo, hi = (word.end, gc.start) if word.end <= gc.start else (gc.end, word.start)
+    lo, hi = _gap(word, gc)
     return not starts.isdisjoint(range(lo, hi + 1))
 
 
@@ -286,6 +292,7 @@ def preposition_before(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:
     return word.end - word.start == 1 and len(text) <= 4 and not tokens[word.start].hangul and all(
         word.end <= g.start for g in gcs
     )
+
 
 def on_or_off_asked(spans: dict[str, list[Hit]]) -> bool:
     """An on word and an off word side by side ("on/off", "켜기 끄기"), with an "or" between them ("on or
