@@ -23,11 +23,21 @@ def in_domain(present: frozenset[str], log: LogReading, domain: frozenset[str], 
     """A domain concept, no other subject (unless the training job is named too), and no failure of another
     kind: a host-RAM kill, a CUDA error that is not out-of-memory, a Python error (the guide does not apply)."""
     other_failure = log.not_gpu_oom is not None and not log.gpu_oom
-    return (
-        not other_failure
-        and not present.isdisjoint(domain)
-        and all(present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in outside)
-    )
+    return not other_failure and not present.isdisjoint(domain) and _no_other_subject(present, outside)
+
+
+def _no_other_subject(present: frozenset[str], outside: Outside) -> bool:
+    """No subject of `outside` among the concepts, unless with one of its exceptions: a pure function of the index's
+    rules (~40) and a set of concept names, remembered as `implied` is (`_IMPLIED`, the same bound)."""
+    key = (id(outside), present)
+    held = _OUTSIDE.get(key)
+    if held is not None and held[0] is outside:
+        return held[1]
+    clear = all(present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in outside)
+    if len(_OUTSIDE) >= IMPLIED_MEMO:
+        _OUTSIDE.clear()
+    _OUTSIDE[key] = (outside, clear)
+    return clear
 
 
 def outside_phrases(subjects: frozenset[str], wholes: frozenset[str], hits: list[Hit]) -> list[Hit]:
@@ -142,6 +152,9 @@ def implied(concepts: Iterable[str], implies: Implies) -> set[str]:
 
 IMPLIED_MEMO = 2048  # entries of `_IMPLIED` at most (~1 KB each: a set of concepts and what it implies)
 _IMPLIED: dict[tuple[int, frozenset[str]], tuple[Implies, tuple[str, ...]]] = {}
+_OUTSIDE: dict[tuple[int, frozenset[str]], tuple[Outside, bool]] = {}  # `_no_other_subject`'s
+_Vetoes = tuple[int, frozenset[str], frozenset[str], frozenset[str] | None]
+_VETOED: dict[_Vetoes, tuple[Outside, bool]] = {}  # `title_veto`'s
 
 
 def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside,
@@ -149,8 +162,16 @@ def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside
     """True when a text's title names one of `vetoes` (subjects of `outside`, every one without `vetoes`: a bug
     report, a feature request, the computer's RAM) and neither the title nor the log's features tell one of that
     rule's exceptions: the title says what the text is about, its body's words are that subject's context."""
-    return any(not title.isdisjoint(subject if vetoes is None else subject & vetoes)
-               and (title | features).isdisjoint(unless) for subject, unless in outside)
+    key = (id(outside), title, features, vetoes)
+    held = _VETOED.get(key)
+    if held is not None and held[0] is outside:  # (a pure function of the rules and sets of names: remembered)
+        return held[1]
+    vetoed = any(not title.isdisjoint(subject if vetoes is None else subject & vetoes)
+                 and (title | features).isdisjoint(unless) for subject, unless in outside)
+    if len(_VETOED) >= IMPLIED_MEMO:
+        _VETOED.clear()
+    _VETOED[key] = (outside, vetoed)
+    return vetoed
 
 
 def opening(hits: list[Hit], reading: Reading, implies: Implies, titled: bool, post_words: int) -> frozenset[str]:
