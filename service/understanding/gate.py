@@ -5,8 +5,9 @@ in the guide's domain only with a domain concept and no other subject.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..content.models import Avoided
 from ..content.sentence_models import Spill
@@ -23,11 +24,17 @@ def in_domain(present: frozenset[str], log: LogReading, domain: frozenset[str], 
     """A domain concept, no other subject (unless the training job is named too), and no failure of another
     kind: a host-RAM kill, a CUDA error that is not out-of-memory, a Python error (the guide does not apply)."""
     other_failure = log.not_gpu_oom is not None and not log.gpu_oom
-    return (
-        not other_failure
-        and not present.isdisjoint(domain)
-        and all(present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in outside)
-    )
+    return not other_failure and not present.isdisjoint(domain) and _held(_SCANS, (id(outside), present), outside, (
+        lambda: all(present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in outside)))
+
+
+def _held(table: dict[Any, tuple[Outside, bool]], key: Any, outside: Outside, compute: Callable[[], bool]) -> bool:
+    """A pure function of the rules `outside` and sets of concept names, remembered as `implied` is (same bound)."""
+    if (held := table.get(key)) is None or held[0] is not outside:  # (the entry holds the rules: the id is theirs)
+        if len(table) >= IMPLIED_MEMO:
+            table.clear()
+        held = table[key] = (outside, compute())
+    return held[1]
 
 
 def outside_phrases(subjects: frozenset[str], wholes: frozenset[str], hits: list[Hit]) -> list[Hit]:
@@ -142,6 +149,7 @@ def implied(concepts: Iterable[str], implies: Implies) -> set[str]:
 
 IMPLIED_MEMO = 2048  # entries of `_IMPLIED` at most (~1 KB each: a set of concepts and what it implies)
 _IMPLIED: dict[tuple[int, frozenset[str]], tuple[Implies, tuple[str, ...]]] = {}
+_SCANS: dict[Any, tuple[Outside, bool]] = {}  # `in_domain`'s and `title_veto`'s scans of their rules (`_held`)
 
 
 def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside,
@@ -149,8 +157,9 @@ def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside
     """True when a text's title names one of `vetoes` (subjects of `outside`, every one without `vetoes`: a bug
     report, a feature request, the computer's RAM) and neither the title nor the log's features tell one of that
     rule's exceptions: the title says what the text is about, its body's words are that subject's context."""
-    return any(not title.isdisjoint(subject if vetoes is None else subject & vetoes)
-               and (title | features).isdisjoint(unless) for subject, unless in outside)
+    return _held(_SCANS, (id(outside), title, features, vetoes), outside, lambda: any(
+        not title.isdisjoint(subject if vetoes is None else subject & vetoes)
+        and (title | features).isdisjoint(unless) for subject, unless in outside))
 
 
 def opening(hits: list[Hit], reading: Reading, implies: Implies, titled: bool, post_words: int) -> frozenset[str]:

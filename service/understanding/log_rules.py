@@ -146,13 +146,15 @@ _INFERENCE: Final[Gated] = (
     (("memory management", "patching lora"), re.compile(r"^\W*\[memory\s+management\]|\bpatching\s+loras?\b")),
     (
         ("sampler", "vaedecode", "wanvideo"),
-        re.compile(r"\b(?:ksampler\w{0,12}|samplercustom\w{0,12}|wanvideo\w{0,30}|vaedecode\w{0,12})\b"),
+        # (each name first, its word boundary a lookbehind after it: `\b` first is tried at every position of a line)
+        re.compile(r"(?:ksampler(?<!\wksampler)\w{0,12}|samplercustom(?<!\wsamplercustom)\w{0,12}"
+                   r"|wanvideo(?<!\wwanvideo)\w{0,30}|vaedecode(?<!\wvaedecode)\w{0,12})\b"),
     ),
     # a traceback's file path inside such a program's folder: File "n:\FramePack-Eichi\system\...", ".../ComfyUI/..."
     (
         ("file",),
         re.compile(
-            r"\bfile\s+\"[^\"\n]{0,200}?[\\/](?:comfyui|framepack[\w-]{0,20}|stable-diffusion-webui[\w-]{0,20}"
+            r"file(?<!\wfile)\s+\"[^\"\n]{0,200}?[\\/](?:comfyui|framepack[\w-]{0,20}|stable-diffusion-webui[\w-]{0,20}"
             r"|sd-webui[\w-]{0,20}|webui[\w-]{0,10}forge|forge|fooocus|wan2gp|invokeai|swarmui)[\\/]"
         ),
     ),

@@ -29,7 +29,9 @@ _BULLET = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,2}[.)])\s+")
 _NUMBERED = re.compile(r"^(\s*)\d{1,2}[.)]\s+(?=\D)")
 _FENCE = re.compile(r"^\s*(?:```|~~~)[\w+-]*\s*$")
 # The parts of a listing line: commas, semicolons, bars, a slash or a dash between spaces.
-_PARTS = re.compile(r"\s*[,;|]\s*|\s+[/\u2013\u2014-]\s+")
+# (Possessive `\s*+` / `\s++`: giving a space back never lets a separator match, and a bar's run of spaces was tried
+# again from each of its spaces, ~15 us on a progress bar's line.)
+_PARTS = re.compile(r"\s*+[,;|]\s*|\s++[/\u2013\u2014-]\s+")
 _SEPARATORS = (",", ";", "|", "/", "-", "\u2013", "\u2014")  # what `_PARTS` splits at: a line holding none is one part
 # What names the machine in a listing: a memory size, a card, a system, the software's versions.
 _MACHINE = re.compile(
@@ -84,8 +86,10 @@ HELP, SOLVED, QUESTION = "help-title", "solved-title", "question-title"  # the k
 MAX_TAG = 48  # characters of a line that is a tag alone at most ("Need help!!", "도움 부탁드립니다")
 # A title's tag: bracketed at its start or its end ("[Solved] OOM at step 3", "OOM at step 3 (solved)"), or a few
 # words before a colon at its start ("Help: ...", "Résolu : ...").
-_BRACKETED = re.compile(r"^\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*"
-                        r"|\s*[\[(\u3010]([^\])\u3011]{1,40})[\])\u3011]\s*$")
+# (Possessive: giving back a space or a tag's letter never lets a bracket match, and on "Traceback (most recent call
+# last):" the tag was shortened letter by letter from each bracket.)
+_BRACKETED = re.compile(r"^\s*+[\[(\u3010]([^\])\u3011]{1,40}+)[\])\u3011]\s*"
+                        r"|\s*+[\[(\u3010]([^\])\u3011]{1,40}+)[\])\u3011]\s*+$")
 _COLON = re.compile(r"^\s*([^:\uff1a]{1,30}?)\s*[:\uff1a]\s+")
 _TAG_MARKS = ((_BRACKETED, "[(\u3010"), (_COLON, ":\uff1a"))  # each pattern, tried only on a line holding its marks
 
@@ -127,8 +131,9 @@ def _salutation(line: str, wrapping: Wrapping) -> bool:
 def _helpless(line: str, wrapping: Wrapping) -> bool:
     """A line that only asks for help ("Need help", "Help pls!", "[Help]"): it tells nothing of the post. (A tag alone
     holds `MAX_TAG` characters but spaces at most, whichever way `title_tag` finds it: a longer line is not read.)"""
-    if not wrapping.tags or (len(line) > MAX_TAG and len("".join(line.split())) > MAX_TAG):
-        return False
+    if not wrapping.tags or (len(line) > MAX_TAG and (len("".join(line[:4 * MAX_TAG].split())) > MAX_TAG
+                                                      or len("".join(line.split())) > MAX_TAG)):
+        return False  # (its start is counted first: a log's line of 600 characters is past the bound in its first 200)
     return line.strip() != "" and title_tag(line, wrapping)[::2] == (HELP, "")
 
 
@@ -237,7 +242,13 @@ def spec_line(text: str, wrapping: Wrapping) -> bool:
     parts = [p for p in _PARTS.split(line) if p.strip()]
     if len(parts) < 2 or not all(len(p.split()) <= PART_WORDS and any(c.isdigit() for c in p) for p in parts):
         return False
-    return sum(_MACHINE.search(p.lower()) is not None for p in parts) >= 2
+    named = 0
+    for part in parts:  # (two are enough: a loop, not a `sum` over every part)
+        if _MACHINE.search(part.lower()) is not None:
+            named += 1
+            if named == 2:
+                return True
+    return False
 
 
 def routine_lines(text: str, wrapping: Wrapping) -> frozenset[str]:
@@ -311,13 +322,20 @@ def title_tag(line: str, wrapping: Wrapping) -> tuple[str, str, str]:
     if whole is not None:
         return whole, line.strip(), ""
     for pattern, marks in _TAG_MARKS:
-        m = pattern.search(line) if any(map(line.__contains__, marks)) else None
+        m = pattern.search(line) if any(map(line.__contains__, marks)) and (
+            pattern is not _BRACKETED or _bracket_ends(line)) else None
         if m is not None:
             tag = next((g for g in m.groups() if g), "")
             kind = kinds.get(_key(tag))
             if kind is not None:
                 return kind, tag.strip(), (line[: m.start()] + " " + line[m.end():]).strip()
     return "", "", line
+
+
+def _bracket_ends(line: str) -> bool:
+    """The line opens or closes with a bracket (past its spaces): only then can `_BRACKETED` match in it (a bracket
+    inside it, "Traceback (most recent call last):", is no tag)."""
+    return line.lstrip()[:1] in "[(\u3010" or line.rstrip()[-1:] in "])\u3011"
 
 
 def title_parts(line: str, wrapping: Wrapping) -> tuple[str, tuple[str, ...]]:
