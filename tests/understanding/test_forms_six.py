@@ -19,6 +19,10 @@ gives way.
    the French negation `pas`, tell none.
 6. A slowness told with GC on is a slowness, its first step the previews' (never a persisting OOM), and GC on with an
    OOM still is the persisting OOM.
+7. GC switched on for a purpose ("to stop the OOMs", "para no tener más OOM", "pra parar de dar OOM", "pour ne plus
+   avoir d'OOM", "damit kein OOM mehr kommt") names the OOM to be rid of, and "now it doesn't crash" ("ça ne plante
+   plus", `이제 안 터지는데`) tells it gone: with a slowness after it, the post is about speed; an OOM told again
+   after it ("but it still runs out of memory at step 3") is the persisting OOM.
 """
 
 from __future__ import annotations
@@ -217,3 +221,34 @@ def test_gc_on_again_with_an_oom_now_is_the_persisting_oom(client: TestClient, l
     answer = diagnose(client, lang, text)
     assert answered_symptom(answer) == P
     assert _context(answer).get("gradient_checkpointing") is True
+
+
+# --- 7. GC switched on to be rid of the OOM ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I turned gradient checkpointing on to stop the OOMs, now it doesn't crash but it's painfully slow "
+           "(11 s/it)"),
+    ("es", "activé el GC para no tener más OOM, ya no peta pero va lentísimo, 10 s/it"),
+    ("pt", "liguei o GC pra parar de dar OOM, agora não quebra mas ficou lento demais, 10 s/it"),
+    ("fr", "j'ai activé le GC pour ne plus avoir d'OOM, ça ne plante plus mais c'est hyper lent, 10 s/it"),
+    ("de", "hab GC eingeschaltet, damit kein OOM mehr kommt. Jetzt ist es stabil, aber elend langsam, 10 s/it"),
+    ("ko", "OOM 때문에 GC 켰더니 이제 안 터지는데 너무 느려요 10s/it"),
+])
+def test_gc_switched_on_to_be_rid_of_the_oom_then_slow_is_a_slowness(client: TestClient, lang: str, text: str) -> None:
+    answer = diagnose(client, lang, text)
+    assert answered_symptom(answer) == T
+    assert _context(answer).get("gradient_checkpointing") is True
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I turned gradient checkpointing on to stop the OOMs but it still runs out of memory at step 3"),
+    ("es", "activé el GC para no tener más OOM pero sigue dando OOM en el paso 3"),
+    ("pt", "liguei o GC pra parar de dar OOM mas continua dando OOM no passo 3"),
+    ("fr", "j'ai activé le GC pour ne plus avoir d'OOM mais j'ai toujours un OOM au step 3"),
+    ("de", "hab GC eingeschaltet, damit kein OOM mehr kommt, trotzdem OOM bei Schritt 3"),
+    ("ko", "OOM 때문에 GC 켰는데 3스텝에서 또 OOM 나요"),
+])
+def test_an_oom_told_again_after_the_purpose_persists(client: TestClient, lang: str, text: str) -> None:
+    answer = diagnose(client, lang, text)
+    assert answered_symptom(answer) == P
+    assert _context(answer).get("step") == 3
