@@ -23,6 +23,9 @@ gives way.
    avoir d'OOM", "damit kein OOM mehr kommt") names the OOM to be rid of, and "now it doesn't crash" ("ça ne plante
    plus", `이제 안 터지는데`) tells it gone: with a slowness after it, the post is about speed; an OOM told again
    after it ("but it still runs out of memory at step 3") is the persisting OOM.
+8. A run that goes fine until the previews, and fails only there ("it only dies when it makes the samples", `잘 돌다가
+   샘플 뽑을 때만`), is the sampling OOM, not a bucket's spike; an OOM at random steps when the largest bucket comes
+   still is the spike, whatever is said of the samples.
 """
 
 from __future__ import annotations
@@ -252,3 +255,27 @@ def test_an_oom_told_again_after_the_purpose_persists(client: TestClient, lang: 
     answer = diagnose(client, lang, text)
     assert answered_symptom(answer) == P
     assert _context(answer).get("step") == 3
+
+
+# --- 8. fine until the previews ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "training goes fine for a while, then it only runs out of memory when the preview images are generated"),
+    ("es", "el entreno va bien un rato y solo se queda sin memoria cuando genera las muestras"),
+    ("pt", "o treino vai bem por um tempo e só dá falta de memória quando gera as amostras"),
+    ("fr", "l'entraînement tourne bien un moment, puis ça manque de mémoire seulement quand il génère les samples"),
+    ("de", "das Training läuft eine Weile gut, nur beim Erzeugen der Samples geht der Speicher aus"),
+    ("ko", "학습은 잘 돌다가 샘플 뽑을 때만 vram 부족으로 터져요"),
+])
+def test_a_run_fine_until_the_previews_is_a_sampling_oom(client: TestClient, lang: str, text: str) -> None:
+    assert answered_symptom(diagnose(client, lang, text)) == "oom-during-sampling"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "OOM at random steps when the 1024 bucket comes up, the samples look fine"),
+    ("es", "OOM en pasos aleatorios cuando toca el bucket de 1024, las muestras salen bien"),
+    ("fr", "OOM à des steps au hasard quand le bucket 1024 arrive, les samples sont bien"),
+    ("ko", "1024 버킷 나올 때 랜덤하게 OOM 나요 샘플은 괜찮아요"),
+])
+def test_an_oom_at_random_steps_at_the_largest_bucket_is_a_spike(client: TestClient, lang: str, text: str) -> None:
+    assert answered_symptom(diagnose(client, lang, text)) == "oom-bucket-spike"
