@@ -26,6 +26,9 @@ gives way.
 8. A run that goes fine until the previews, and fails only there ("it only dies when it makes the samples", `잘 돌다가
    샘플 뽑을 때만`), is the sampling OOM, not a bucket's spike; an OOM at random steps when the largest bucket comes
    still is the spike, whatever is said of the samples.
+9. GC told on in forms not seen before: an on word after a lasting default ("GC is left at its default (on)"), French
+   "bien mis"; a default with no on word states nothing (a trainer's default is not known), and "bien mis" said of
+   another setting leaves GC's own word.
 """
 
 from __future__ import annotations
@@ -279,3 +282,23 @@ def test_a_run_fine_until_the_previews_is_a_sampling_oom(client: TestClient, lan
 ])
 def test_an_oom_at_random_steps_at_the_largest_bucket_is_a_spike(client: TestClient, lang: str, text: str) -> None:
     assert answered_symptom(diagnose(client, lang, text)) == "oom-bucket-spike"
+
+
+# --- 9. GC told on in other forms --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "GC is left at its default (on). OOM at step 40"),
+    ("fr", "le gc est bien mis, OOM au step 40 quand même"),
+])
+def test_gc_told_on_in_other_forms_is_on(client: TestClient, lang: str, text: str) -> None:
+    answer = diagnose(client, lang, text)
+    assert answered_symptom(answer) == P
+    assert _context(answer).get("gradient_checkpointing") is True
+
+
+@pytest.mark.parametrize(("lang", "text", "state"), [
+    ("en", "GC left at its default, OOM at step 40", None),
+    ("fr", "le batch est bien mis à 1 et le gc est désactivé, OOM au step 40", False),
+])
+def test_a_default_or_another_setting_states_no_gc_on(index: Index, lang: str, text: str, state: bool | None) -> None:
+    assert understand(index.matcher, text, lang).stated.gradient_checkpointing is state
