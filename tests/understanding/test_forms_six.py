@@ -29,6 +29,9 @@ gives way.
 9. GC told on in forms not seen before: an on word after a lasting default ("GC is left at its default (on)"), French
    "bien mis"; a default with no on word states nothing (a trainer's default is not known), and "bien mis" said of
    another setting leaves GC's own word.
+10. A run told slow whose training then stops or waits for its previews ("las previews tardan 5 minutos y el entreno se
+    para", `프리뷰 하나에 5분씩 걸리고 학습이 멈춰 있어요`) pauses: a slowness, no sampling OOM; a stop with memory
+    evidence after it ("... and then the training stops with CUDA out of memory") is the sampling OOM.
 """
 
 from __future__ import annotations
@@ -302,3 +305,30 @@ def test_gc_told_on_in_other_forms_is_on(client: TestClient, lang: str, text: st
 ])
 def test_a_default_or_another_setting_states_no_gc_on(index: Index, lang: str, text: str, state: bool | None) -> None:
     assert understand(index.matcher, text, lang).stated.gradient_checkpointing is state
+
+
+# --- 10. a run paused for its previews -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("es", "tengo el GC activado. las previews tardan 5 minutos cada una y el entreno se para, ¿puedo hacer el "
+           "muestreo más barato?"),
+    ("ko", "GC 켜져 있어요. 프리뷰 하나에 5분씩 걸리고 학습이 멈춰 있어요 샘플링 가볍게 할 수 있나요?"),
+    ("pt", "o GC tá ligado. cada preview leva 5 minutos e o treino fica parado, dá pra deixar as amostras mais leves?"),
+    ("de", "GC ist an. Jede Vorschau dauert 5 Minuten und das Training wartet, kann ich das Sampling billiger machen?"),
+])
+def test_a_run_paused_for_slow_previews_is_a_slowness(client: TestClient, lang: str, text: str) -> None:
+    answer = diagnose(client, lang, text)
+    assert answered_symptom(answer) == T
+    assert _first_step(answer) == "cheapen-preview-sampling"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the samples take 5 minutes and then the training stops with CUDA out of memory"),
+    ("es", "las muestras tardan 5 minutos y luego el entreno se para por falta de memoria"),
+    ("ko", "샘플 5분 걸리고 나서 학습이 메모리 부족으로 멈춰요"),
+    ("de", "Samples dauern 5 Minuten, danach bleibt das Training mit out of memory stehen"),
+])
+def test_a_stop_with_memory_evidence_after_slow_previews_is_a_sampling_oom(
+    client: TestClient, lang: str, text: str
+) -> None:
+    assert answered_symptom(diagnose(client, lang, text)) == "oom-during-sampling"
