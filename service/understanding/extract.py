@@ -166,6 +166,8 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
 
 
 _Found = tuple[int, bool, int, int, bool, bool, bool]
+
+
 def _state_now(found: list[_Found]) -> bool | None:
     """The state of the on/off words found (`gc_state`), the nearest GC first, an off word first on a tie.
 
