@@ -32,6 +32,9 @@ gives way.
 10. A run told slow whose training then stops or waits for its previews ("las previews tardan 5 minutos y el entreno se
     para", `프리뷰 하나에 5분씩 걸리고 학습이 멈춰 있어요`) pauses: a slowness, no sampling OOM; a stop with memory
     evidence after it ("... and then the training stops with CUDA out of memory") is the sampling OOM.
+11. The step asked about or not known ("I don't know at which step", "no sé en qué paso", "não sei em que passo", "je
+    sais pas à quel step", "ich weiß nicht bei welchem Schritt", `어느 스텝에서 터졌는지 모르겠어요`) tells no step: an
+    OOM of no known time; a step told after the question ("at which step does it die? step 3") still is the step.
 """
 
 from __future__ import annotations
@@ -332,3 +335,30 @@ def test_a_stop_with_memory_evidence_after_slow_previews_is_a_sampling_oom(
     client: TestClient, lang: str, text: str
 ) -> None:
     assert answered_symptom(diagnose(client, lang, text)) == "oom-during-sampling"
+
+
+# --- 11. the step not known ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "the job died with CUDA out of memory but I don't know at which step, the terminal closed"),
+    ("es", "el job murió con CUDA out of memory pero no sé en qué paso, se cerró la terminal"),
+    ("pt", "o job morreu com CUDA out of memory mas não sei em que passo, o terminal fechou"),
+    ("fr", "le job est mort en CUDA out of memory mais je sais pas à quel step, le terminal s'est fermé"),
+    ("de", "der Job ist mit CUDA out of memory gestorben, aber ich weiß nicht bei welchem Schritt, Terminal zu"),
+    ("ko", "CUDA out of memory로 작업이 죽었는데 어느 스텝에서 터졌는지 모르겠어요 터미널이 꺼져서"),
+])
+def test_a_step_not_known_tells_no_step(client: TestClient, lang: str, text: str) -> None:
+    answer = diagnose(client, lang, text)
+    assert answered_symptom(answer) == G
+    assert _context(answer).get("step") is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "at which step does it die? step 3, cuda out of memory every time"),
+    ("es", "¿en qué paso muere? en el paso 3, CUDA out of memory"),
+    ("ko", "3스텝에서 OOM 나요 어느 스텝인지 확실해요"),
+])
+def test_a_step_told_beside_the_question_is_the_step(client: TestClient, lang: str, text: str) -> None:
+    answer = diagnose(client, lang, text)
+    assert answered_symptom(answer) == E
+    assert _context(answer).get("step") == 3
