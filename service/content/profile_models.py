@@ -36,6 +36,8 @@ class LanguageProfile(BaseModel):
       a phrase is also matched without them, when two words of it are left;
     - `shorthand`: how users abbreviate in a chat (Portuguese `vc`, `n`; German `nix`, `nich`; French `jsp`):
       the written word -> the words it stands for, read so in the query and in the vocabulary;
+    - `after_number`: a word that right after a number is another word (French `pas`, "not", after a number is a
+      step: "au 3e pas", "OOM après 3 pas"), read as that word there only;
     - `sentences`: the markers of a sentence's status (question, past, hypothetical, negated).
     """
 
@@ -56,6 +58,7 @@ class LanguageProfile(BaseModel):
     fillers: tuple[ProfileWord, ...] = ()
     dropped: tuple[ProfileWord, ...] = ()
     shorthand: dict[ProfileWord, Annotated[str, StringConstraints(pattern=r"^[^\d]{1,48}$")]] = {}
+    after_number: dict[ProfileWord, ProfileWord] = {}
     sentences: SentenceMarkers = SentenceMarkers()
 
 

@@ -20,6 +20,9 @@ class SentenceMarkers(BaseModel):
     - `aside`: the sentence is a side remark ("by the way", "another thing:", "unrelated"), even when it asks;
     - `past`: the event told is over ("last week", "before the update", "used to");
     - `present`: the sentence tells the state now, whatever past it names ("now", "since then");
+    - `frequent`: how often it happens ("always", "every time", "ständig", `매번`): the state now where no past is
+      told, as `present`; inside a past marker's clause it says how often it happened then ("last week I constantly
+      got OOMs"), so it neither ends that past nor keeps a failure a setting put back closes;
     - `settled`: what its clause told up to it is over or works ("bug solved", "fixed it", "runs fine", "like a
       charm"), unless a negation comes before it or the sentence asks ("is it fixed?");
     - `gone`: a thing told as gone ("sumiu", "a disparu", "desapareció"): a failure its clause told up to it is
@@ -67,6 +70,7 @@ class SentenceMarkers(BaseModel):
     aside: tuple[Marker, ...] = ()
     past: tuple[Marker, ...] = ()
     present: tuple[Marker, ...] = ()
+    frequent: tuple[Marker, ...] = ()
     settled: tuple[Marker, ...] = ()
     gone: tuple[Marker, ...] = ()
     fixed: tuple[Marker, ...] = ()

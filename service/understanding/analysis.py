@@ -21,6 +21,10 @@ from .profiles import Profile
 from .separable import join_particles, join_separable
 from .typos import Typos
 
+# A word glued to the number after it ("step3"), of up to three digits: a longer one glued to a word names a file or a
+# checkpoint ("step3000"), and a count before its word ("2000steps") tells the run's length more often than a step
+_GLUED = re.compile(r"^([a-z]{2,})([0-9]{1,3})$")
+
 __all__ = ["Analyzer", "Token", "fold", "is_hangul", "join_particles", "join_separable", "normalize", "split_tokens"]
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +91,9 @@ class Analyzer:
         self._particles = tuple(e for e in self._hangul.endings if len(e) <= 2) if self._hangul is not None else ()
         self._case_particles = self._hangul.particles if self._hangul is not None else frozenset()
         self.numbers = {p.lang: p.numbers for p in profiles}
+        # The words that introduce a number (a step, a batch, frames), in every language: one glued to its number
+        # ("step3", "passo3", "bs4") is the word and the number.
+        self._numbered = frozenset(w for words in (number_words or {}).values() for w in words)
         # Model names are never corrected (`chroma` is not `chrome`).
         self.typos = Typos(self.stem, (p.lang for p in profiles if p.stemmer is not None), self.known, frozenset(names),
                            fuzzy_words, number_words or {}, lingua_franca, caches, self.korean_words)
@@ -220,6 +227,20 @@ class Analyzer:
             raws = join_particles(normalized, raws, profile)
         return lang, self.read(raws[: limits.tokens], lang, c, limits)[0]
 
+    def unglue(self, raws: Sequence[str]) -> Sequence[str]:
+        """A word that introduces a number written glued to it ("OOM at step3", "no passo3", "bs4"): the word and the
+        number, each a token; a model name or any other word glued to a number ("sdxl1", "fp16") stays."""
+        if all(raw.isalpha() or raw.isdigit() for raw in raws):
+            return raws
+        out: list[str] = []
+        for raw in raws:
+            glued = _GLUED.match(raw)
+            if glued is not None and glued.group(1) in self._numbered and raw not in self.all_known:
+                out.extend(glued.groups())
+            else:
+                out.append(raw)
+        return out
+
     def read(
         self, raws: Sequence[str], lang: str | None, c: Caches = NO_CACHE, limits: WorkLimits = DEFAULT_LIMITS,
         corrections: int | None = None,
@@ -236,7 +257,12 @@ class Analyzer:
             raws = profile.expand(list(raws))
         if corrections is None:
             corrections = limits.corrections
+        if self._numbered:
+            raws = self.unglue(raws)
+        after_number = profile.after_number if profile is not None else {}
         for k, raw in enumerate(raws):
+            if raw in after_number and out and out[-1].number is not None:
+                raw = after_number[raw]  # French `pas` after a number is a step ("au 3e pas"), not "not"
             hangul = is_hangul(raw)
             # a word right before a number (a Hangul one also right after it: `2스텦에서`) may be a misspelt word
             # that introduces numbers

@@ -25,6 +25,7 @@ from .gc_words import (
     preposition_before,
     short_word,
     skipping,
+    story_now,
     switched_back,
     unsure,
 )
@@ -81,14 +82,17 @@ def _by_concept(hits: list[Hit]) -> dict[str, list[Hit]]:
 
 
 def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int], on_or_off: bool,
-             starts: frozenset[int] = frozenset()) -> bool | None:
+             starts: frozenset[int] = frozenset(), told_past: frozenset[int] = frozenset()) -> bool | None:
     """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it (`gc_words.negated`).
 
     `asked` holds the positions of the tokens of the sentences that ask a question (`starts`, where each sentence
     starts: an advice question never reaches past its sentence, "Preciso de ajuda\nGC tá ligado"); `on_or_off` is
     `on_or_off_asked(spans)`, computed once by the caller. A word that only names a change asked about, wished or
     planned ("should I turn it off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state
-    that was ("it was off, now it's on"; "I had GC on, switched it off") gives way to one told after it.
+    that was ("it was off, now it's on"; "I had GC on, switched it off"), or told in a sentence's past (`told_past`:
+    "last month I had OOMs with GC off, so now I keep GC on"), gives way to one told after it; a state told now of a
+    story's pronoun ("the last time I disabled it I got an OOM, so now I have it on") is GC's however far the mention
+    is, when no other switch is named between them.
     Long on purpose: one pass over the on/off words, each read where its neighbours are known (the mention, a
     pronoun it stands for, a lasting state, a question, a proposal, a negation, a past marker).
     """
@@ -100,6 +104,7 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     negations = spans.get("negation", _NONE)
     nevers = spans.get("never", _NONE)
     proposals = spans.get("considering", _NONE)
+    dreads = spans.get("dreaded", _NONE)  # a change feared ("afraid to turn GC off", "me da miedo quitar el GC")
     asks = spans.get("asks", _NONE)
     pasts = spans.get("past", _NONE)
     nows = spans.get("now", _NONE)
@@ -113,6 +118,7 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     unchanged = {i for h in spans.get("unchanged", _NONE) for i in range(h.start, h.end)}
     inside = {i for hs in spans.values() for h in hs if h.end - h.start > 1 for i in range(h.start, h.end)}
     pronouns = [p for p in spans.get("it", _NONE) if p.start not in inside]  # not the "it" of "s/it"
+    past_at = told_past or frozenset(p.start for p in pasts)  # where a past is told (`story_now`)
     # (start, a past state, distance, prefer-off, state, a change named in the infinitive, a state told firmly)
     found: list[_Found] = []
     for concept, state in (("off", False), ("on", True)):
@@ -123,8 +129,9 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
             question = word.start in asked
             if word.start not in prepositions and any(0 < word.start - n.end + 1 <= 2 for n in nows):
                 pass  # "if GC is already on", "já está ativo", "ahora lo activé": the state now, even in a question
-            elif any(_proposes(p, word, tokens, question) for p in proposals):
-                continue  # "thinking about switching GC off", "vale a pena desligar o GC?": not its state
+            elif any(_proposes(p, word, tokens, question) for p in proposals) or any(
+                    _proposes(d, word, tokens, False) for d in dreads):
+                continue  # "thinking about switching GC off", "vale a pena desligar o GC?", "afraid to turn it off"
             elif any(_asks(a, word, tokens, asked) and starts.isdisjoint(range(a.end, word.start + 1)) for a in asks):
                 continue  # "should I turn GC off?", "꺼야 할까요?": a question about a change
             elif question and (names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)):
@@ -138,14 +145,16 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
             )
             # said of a pronoun the mention after it names ("lo dejé en true por defecto, el GC")
             named_after = dislocated(word, gcs, pronouns, starts)
-            if dist > (2 * _WINDOW + 2 if told or named_after else _STATE_REACH):
+            if dist > (2 * _WINDOW + 2 if told or named_after else _STATE_REACH) and not story_now(
+                    word, gcs, spans, nows, past_at):
                 continue  # far from GC, unless it goes on a story ("GC was off, now it's on") or names it after
-            if short_word(word, tokens) and all(across(word, g, starts) for g in gcs):
+            if short_word(word, tokens) and all(across(word, g, starts) for g in gcs) and not (
+                    any(0 <= word.start - p.end <= 1 for p in pronouns) and story_now(word, gcs, spans, nows, past_at)):
                 continue  # "¿activar el GC? me da OOM con batch 2": a short word of another sentence
             if dist > 2 and not named_after and preposition_before(word, gcs, tokens):
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
             negated = negated_by(word, negations, nevers, tokens) or denied_across(word, gcs, spans, tokens)
-            past = any(_was(p, word, tokens, nows, switches) for p in pasts)
+            past = any(_was(p, word, tokens, nows, switches) for p in pasts) or word.start in told_past
             change = names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
             # A state told in so many words: no change named, no past, no preposition ("sin", "on character").
             firm = not (change or past or word.start in prepositions or (dist > 1 and short_word(word, tokens)))
@@ -232,8 +241,10 @@ def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> boo
 def stated_context(
     tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False,
     unstated: frozenset[int] = frozenset(), starts: frozenset[int] = frozenset(),
+    told_past: frozenset[int] = frozenset(),
 ) -> Stated:
-    """What the text states; `asked` holds the positions of the tokens of its questions (see `gc_state`);
+    """What the text states; `asked` holds the positions of the tokens of its questions, `told_past` those its
+    sentences tell as past (see `gc_state`);
     `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one;
     `unstated`: the positions whose figures state no setting of the run (an environment line's "RTX 3090 24GB")."""
     spans = _by_concept(hits)
@@ -262,7 +273,7 @@ def stated_context(
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,
-        gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off, starts),
+        gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off, starts, told_past),
         batch_size=batch,
         resolutions=_resolutions(sizes, spans, after_bucket),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,

@@ -196,7 +196,7 @@ def _governs(governor: Hit, use: Hit, tokens: list[Token]) -> bool:
 
 _BACK_REACH = 2  # "turned it back on", "lo volví a activar", "liguei de novo": the again word next to the switch
 _OBJECT_REACH = 2  # "activé les previews de nouveau": another switch named this close after the on/off word
-_OTHER_SWITCHES = ("preview", "low_vram", "disable_sampling", "baseline", "accumulation", "captions")
+OTHER_SWITCHES = ("preview", "low_vram", "disable_sampling", "baseline", "accumulation", "captions")
 
 
 def switched_back(
@@ -214,7 +214,7 @@ def switched_back(
     agains = spans.get("again", _NONE)
     if not agains:
         return None
-    others = [h for c in _OTHER_SWITCHES for h in spans.get(c, _NONE)]
+    others = [h for c in OTHER_SWITCHES for h in spans.get(c, _NONE)]
     governors = [h for c in ("considering", "asks") for h in spans.get(c, _NONE)]
     negations = spans.get("negation", _NONE)
     nevers = spans.get("never", _NONE)
@@ -234,6 +234,25 @@ def switched_back(
             if last is None or word.start > last[0]:
                 last = (word.start, state)
     return None if last is None else last[1]
+
+
+_STORY_REACH = 30  # "me dio OOM en el paso 2, así que ahora lo tengo activado": a story's sentence or two
+_NOW_BEFORE = 3  # "now I have it on", "ahora lo tengo activado", "là je l'ai laissé à on": the "now" word this close
+
+
+def story_now(
+    word: Hit, gcs: list[Hit], spans: dict[str, list[Hit]], nows: Sequence[Hit], past: frozenset[int],
+) -> bool:
+    """An on/off word told now of a story about GC: a "now" word right before it, a past told before it, the last GC
+    mention before it within a story's reach and no other switch named between them or right after it ("now I turned
+    the previews off", "ahora está activado el low vram": the other switch's)."""
+    if not any(0 <= word.start - n.end <= _NOW_BEFORE for n in nows) or not any(i < word.start for i in past):
+        return False
+    before = [g.end for g in gcs if g.end <= word.start and word.start - g.end <= _STORY_REACH]
+    if not before:
+        return False
+    others = [h for c in OTHER_SWITCHES for h in spans.get(c, _NONE)]
+    return not any(max(before) <= h.start < word.start or 0 <= h.start - word.end < _OBJECT_REACH for h in others)
 
 
 def _object_of(other: Hit, word: Hit, agains: Sequence[Hit]) -> bool:

@@ -37,6 +37,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "negation": "extract: GC on/off; gate: a denied sentence states no `stated_only` concept",
     "unsure": "extract: GC on/off (not sure is no state)",
     "considering": "extract: GC on/off (a proposal is no state)",
+    "dreaded": "extract: GC on/off (a switch feared is no state)",
     "either_or": "extract: 'on or off?'",
     "asks": "extract: an advice question governs the switch after it (no state)",
     "past": "extract: a past state gives way to one told after it",

@@ -147,8 +147,8 @@ def _analyzer(content: Content, build: Caches) -> Analyzer:
         # A word of a sentence marker is a word of the language, never a typo: "scared" stays a hypothetical
         # marker, not the vocabulary's "shared".
         markers = content.profiles[lang].sentences
-        for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.settled,
-                       *markers.gone, *markers.reverted, *markers.hypothetical, *markers.feared,
+        for marker in (*markers.question, *markers.aside, *markers.past, *markers.present, *markers.frequent,
+                       *markers.settled, *markers.gone, *markers.reverted, *markers.hypothetical, *markers.feared,
                        *markers.hypothetical_after, *markers.negation, *markers.negation_after, *markers.cause):
             words.update(split_tokens(normalize(marker)))
     for profile in profiles:
@@ -339,7 +339,7 @@ def _stated(
     unstated = frozenset(i for k in machine for i in range(reading.sentences[k].start, reading.sentences[k].end))
     starts = frozenset(s.start for s in reading.sentences[1:])
     stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
-                            unstated=unstated, starts=starts)
+                            unstated=unstated, starts=starts, told_past=reading.past)
     step = stated.step
     if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
         # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no

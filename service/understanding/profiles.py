@@ -39,6 +39,7 @@ class Profile:
     fillers: frozenset[str] = frozenset()  # words added inside a phrase at will ("really", French `ne`)
     dropped: frozenset[str] = frozenset()  # words left out of a phrase at will (French `ne`)
     shorthand: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # `vc` -> (`voce`,): chat abbreviations
+    after_number: Mapping[str, str] = field(default_factory=dict)  # `pas` -> `step`: another word after a number
 
     def expand(self, words: list[str]) -> list[str]:
         """The words with each chat abbreviation read as the words it stands for (`n ficou` -> `nao ficou`)."""
@@ -104,6 +105,7 @@ def compile_profiles(content: Content) -> tuple[Profile, ...]:
             fillers=frozenset(normalize(w) for w in p.fillers),
             dropped=frozenset(normalize(w) for w in p.dropped),
             shorthand={normalize(short): tuple(split_tokens(normalize(full))) for short, full in p.shorthand.items()},
+            after_number={normalize(word): normalize(read) for word, read in p.after_number.items()},
         ))
     return tuple(out)
 

@@ -73,7 +73,7 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
             for phrase in phrases if len(split_tokens(normalize(phrase))) == 1
         }
         present = {forms[0] for phrases_of in table.values() for forms, kind in phrases_of
-                   if kind == "present" and len(forms) == 1}
+                   if kind in ("present", "frequent") and len(forms) == 1}
         languages[lang] = Language(
             stream=stream,
             hangul=hangul,
@@ -92,7 +92,7 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
                           content.languages.default, compile_wrapping(p.sentences for p in content.profiles.values()))
 
 
-KINDS = ("question", "aside", "past", "present", "settled", "gone", "fixed", "reverted", "hypothetical",
+KINDS = ("question", "aside", "past", "present", "frequent", "settled", "gone", "fixed", "reverted", "hypothetical",
          "hypothetical_after", "feared", "negation", "negation_after", "cause")
 
 

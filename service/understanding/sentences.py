@@ -50,6 +50,7 @@ SCAN = 2  # a long text's sentences are looked at over two budgets of words at m
 # The way a marker reaches: forward (1) or back (-1) `reach` words, or forward to the end of its clause (2: a fear
 # told with its clause, "afraid that", "miedo de que", "Angst, dass": what is feared, verb last). A hypothetical
 # reaches forward only: "j'ai peur, ça plante en OOM au step 3" tells the OOM, a worry beside it.
+_NOW = ("present", "frequent")  # the marker kinds that tell the state now where no past is told
 _REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1, "feared": 2}
 
 
@@ -331,8 +332,10 @@ def _status(
         asking[k] = any(kind == "question" for _, kind, _ in marks)
         aside[k] = any(kind == "aside" and (end - i > 1 or i - s.start < ASIDE_OPENS) for i, kind, end in marks)
         bounds = (s.start, *s.clauses, s.end)
-        presents = [i for i, kind, _ in marks if kind == "present"]
-        present_ends = [end for _, kind, end in marks if kind == "present"]
+        presents = [i for i, kind, _ in marks if kind in _NOW]
+        present_ends = [end for _, kind, end in marks if kind in _NOW]
+        # a frequency ends no past and keeps no failure ("hatte letzte Woche ständig OOM, hab es wieder eingeschaltet")
+        stops = [i for i, kind, _ in marks if kind == "present"]
         told_past: list[int] = []  # where each past marker's reach starts
         for i, kind, end in marks:
             if kind not in ("settled", "gone", "fixed", "past", "reverted"):
@@ -347,7 +350,7 @@ def _status(
                     continue
                 if kind == "reverted":
                     # a setting put back ("OOM, so I turned it back on"): the failures before it, unless "still" first
-                    if not any(p < i for p in presents):
+                    if not any(p < i for p in stops):
                         settled.append((s.start, i, end, True))
                 elif kind != "fixed":
                     # after a past marker, from where that one reaches ("OOM at step 3 every time it used to work
@@ -365,7 +368,7 @@ def _status(
                 # a marker before its verb ("it used to work fine") reaches back a few words only: a text with no
                 # full stops runs the failure told before it into its clause ("OOMs at step 2 it used to work fine")
                 start = max(start, i - language.reach)
-            stop = min([p for p in presents if end <= p < stop] or [stop])
+            stop = min([p for p in stops if end <= p < stop] or [stop])
             told_past.append(start)
             past.update(range(start, stop))
         reaching.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in _REACH)
