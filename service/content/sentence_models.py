@@ -193,6 +193,14 @@ class SentenceRules(BaseModel):
     spills: tuple[Spill, ...] = ()
     denied: tuple[Denial, ...] = ()  # praise denied in its clause, read as its own concept (`judged.py`)
     courtesy: tuple[Courtesy, ...] = ()  # sentences of thanks that tell nothing of the problem (`told.courtesies`)
+    # concepts that open a wish or a request ("please add an option to ...", "would be great to have ..."): the
+    # events and the `wished` words after one in its clause are what is asked for, not told (`told.wished`)
+    wishes: tuple[Key, ...] = ()
+    wished: tuple[Key, ...] = ()
+    # the word between two options in a question ("can I train Wan on 16GB, or will it run out of memory?"): an event
+    # told within `alternative_reach` words after it is the other option asked of, not told (`told.alternatives`)
+    alternatives: tuple[Key, ...] = ()
+    alternative_reach: int = 0
 
 
 class Asked(BaseModel):

@@ -12,8 +12,8 @@ from .sentences import Reading
 def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without the events told only as past, supposed or denied ("a past OOM in a post about speed",
     "I'm afraid of an OOM", "it didn't crash"): those are not the present state; nor is what a sentence of courtesy
-    names (`courtesies`)."""
-    hits = courtesies(reader.rules.courtesy, reading, hits)
+    names (`courtesies`), what a request asks for (`wished`) or a question's second option (`alternatives`)."""
+    hits = alternatives(reader, reading, wished(reader, reading, courtesies(reader.rules.courtesy, reading, hits)))
     events = reader.rules.events
     if not events or not (reading.past or reading.reaching or reading.settled):
         return hits
@@ -51,3 +51,46 @@ def courtesies(rules: tuple[Courtesy, ...], reading: Reading, hits: list[Hit]) -
         if gone:
             hits = [h for h in hits if reading.sentence_of(h.start) not in gone]
     return hits
+
+
+def wished(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the events and the `sentences.wished` words a wish or a request governs (`sentences.wishes`):
+    the rest of its clause ("please add an option to enable GC so 8GB cards don't run out of memory", "would be great
+    to have a low VRAM mode to avoid CUDA out of memory"), or in Korean, which puts the request last, the clause before
+    it (`메모리 부족이 안 나게 GC 켜는 옵션을 추가해 주세요`). What is asked for is no failure of the user's, nor a
+    setting's state; a failure told in a clause of its own stays ("I get OOM on 8GB, can you add an option for GC?")."""
+    rules = reader.rules
+    wishes = [h for h in hits if h.concept in rules.wishes]
+    if not wishes:
+        return hits
+    dropped = frozenset(rules.events) | frozenset(rules.wished)
+    governed: set[int] = set()
+    tokens, sentences = reading.tokens, reading.sentences
+    for wish in wishes:
+        sentence = sentences[reading.sentence_of(wish.start)]
+        bounds = (sentence.start, *sentence.clauses, sentence.end)
+        if tokens[wish.start].hangul:
+            start = max((b for b in bounds if b <= wish.start), default=sentence.start)
+            governed.update(range(start, wish.start))
+        else:
+            end = min((b for b in bounds if b >= wish.end), default=wish.end)
+            governed.update(range(wish.end, end))
+    return [h for h in hits if h.concept not in dropped or h.start not in governed]
+
+
+def alternatives(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the events told as a question's second option (`sentences.alternatives`): up to
+    `sentences.alternative_reach` words after the word between the options, in a sentence that asks ("can I train Wan
+    on 16GB, or will it run out of memory?", `가능한가요, 아니면 메모리가 부족할까요?`). An option asked of is no event;
+    one told before the options stays ("it OOMs at step 3, batch or resolution?")."""
+    rules = reader.rules
+    if not rules.alternatives:
+        return hits
+    sentences = reading.sentences
+    ors = [h for h in hits if h.concept in rules.alternatives and sentences[reading.sentence_of(h.start)].question]
+    if not ors:
+        return hits
+    events = frozenset(rules.events)
+    reach = rules.alternative_reach
+    return [h for h in hits if h.concept not in events or not any(
+        0 <= h.start - o.end <= reach and reading.sentence_of(h.start) == reading.sentence_of(o.start) for o in ors)]

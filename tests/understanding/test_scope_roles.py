@@ -1,0 +1,114 @@
+"""Issue 12, session 10 (a `none` post read as a symptom): whose event, of what run, told as the user's present
+problem. A symptom word counts only in a sentence role that tells it: a wish or a request is what it asks for ("please
+add an option to enable GC so 8GB cards don't run out of memory": no OOM of the user's, no GC stated on), and a
+question's second option is asked of ("can I train Wan on 16GB, or will it run out of memory?"). Each rule's probes
+hold at least as many twins that must keep their symptom as `none` probes, in six languages. Sentences written for the
+test, as forum users write (none is a line of the real-message corpora or of the blind sets)."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from remedy.index.build import Index
+from remedy.understanding.matcher import understand
+from tests.understanding.probes import diagnose, diagnosed_symptom, search
+
+OOMS = ("oom-general", "oom-early-steps", "oom-during-sampling", "oom-bucket-spike", "oom-persists-with-gc")
+
+
+def _none(client: TestClient, lang: str, text: str) -> None:
+    """No symptom, and no search hit that follows one."""
+    assert diagnose(client, lang, text)["symptom"] is None
+    assert search(client, lang, text)["match"] == "none"
+
+
+# --- 1. a wish or a request: what it asks for is no failure told, nor a setting's state ----------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Feature request: please add an option to enable gradient checkpointing so people with 8GB cards don't run "
+           "out of memory."),
+    ("en", "It would be nice if you added block swap, so 12GB users don't get OOM with Wan."),
+    ("es", "Propuesta: añadir una opción para activar gradient checkpointing y así evitar el out of memory en "
+           "tarjetas de 8GB."),
+    ("pt", "Sugestão: adicionar uma opção pra ativar o gradient checkpointing e evitar out of memory em placas de "
+           "8GB."),
+    ("fr", "Suggestion : ajouter une option pour activer le gradient checkpointing et éviter les out of memory sur les "
+           "cartes de 8 Go."),
+    ("de", "Vorschlag: eine Option zum Aktivieren von Gradient Checkpointing hinzufügen, damit 8-GB-Karten kein Out of "
+           "Memory bekommen."),
+    ("ko", "기능 요청: 8GB 카드에서도 메모리 부족이 안 나게 gradient checkpointing 켜는 옵션을 추가해 주세요."),
+])
+def test_what_a_request_asks_for_is_no_failure(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I get CUDA out of memory at every start on my 8GB card. Could you add an option for gradient "
+           "checkpointing?"),
+    ("en", "Training Flux runs out of memory at step 1 on my 12GB card, please add block swap"),
+    ("es", "Me sale CUDA out of memory con mi tarjeta de 8GB. ¿Podrían añadir una opción para gradient checkpointing?"),
+    ("pt", "Dá CUDA out of memory na minha placa de 8GB. Dá pra adicionar uma opção de gradient checkpointing?"),
+    ("fr", "J'ai un CUDA out of memory avec ma carte de 8 Go. Vous pourriez ajouter une option pour le gradient "
+           "checkpointing ?"),
+    ("de", "Ich bekomme CUDA out of memory mit meiner 8-GB-Karte. Könntet ihr eine Option für Gradient Checkpointing "
+           "einbauen?"),
+    ("ko", "8GB 카드에서 CUDA out of memory가 나요. gradient checkpointing 옵션을 추가해 줄 수 있나요?"),
+])
+def test_a_failure_told_beside_a_request_stays(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) in OOMS
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Please add an option to enable gradient checkpointing for the Wan trainer"),
+    ("es", "Podrían añadir una opción para activar el gradient checkpointing en el entrenador de Wan"),
+    ("pt", "Poderiam adicionar uma opção pra ativar o gradient checkpointing no treinador do Wan"),
+    ("fr", "Pourriez-vous ajouter une option pour activer le gradient checkpointing dans l'entraîneur Wan"),
+    ("de", "Könnt ihr eine Option hinzufügen, um Gradient Checkpointing im Wan-Trainer zu aktivieren"),
+    ("ko", "Wan 트레이너에 gradient checkpointing 켜는 옵션을 추가해 주세요"),
+])
+def test_a_setting_asked_for_is_no_state(index: Index, lang: str, text: str) -> None:
+    assert understand(index.matcher, text, lang).stated.gradient_checkpointing is None
+
+
+@pytest.mark.parametrize(("lang", "text", "on"), [
+    ("en", "Gradient checkpointing is enabled and it still runs out of memory, please add block swap", True),
+    ("es", "Tengo el gradient checkpointing activado y sigue sin memoria, por favor añadan block swap", True),
+    ("pt", "O gradient checkpointing tá ativado e continua faltando memória, por favor adicionem block swap", True),
+    ("fr", "Le gradient checkpointing est activé et ça manque toujours de mémoire, merci d'ajouter le block swap",
+     True),
+    ("de", "Gradient Checkpointing ist aktiviert und der Speicher reicht trotzdem nicht, bitte fügt Block Swap hinzu",
+     True),
+    ("ko", "gradient checkpointing 켜져 있는데도 메모리가 부족해요, block swap 추가해 주세요", True),
+])
+def test_a_state_told_beside_a_request_stays(index: Index, lang: str, text: str, on: bool) -> None:
+    assert understand(index.matcher, text, lang).stated.gradient_checkpointing is on
+
+
+# --- 2. a question's second option is asked of, not told ----------------------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Can I train a Wan 2.1 LoRA on a 16GB card or will it run out of memory?"),
+    ("en", "Is 12GB of VRAM enough for Flux LoRA training, or will I hit OOM?"),
+    ("es", "¿Se puede entrenar una LoRA de Wan en 16GB o se quedará sin memoria?"),
+    ("pt", "Dá pra treinar uma LoRA de Wan com 16GB ou vai faltar memória?"),
+    ("fr", "Est-ce qu'on peut entraîner une LoRA Wan sur 16 Go ou ça va manquer de mémoire ?"),
+    ("de", "Kann man ein Wan-LoRA auf 16 GB trainieren oder geht dann der Speicher aus?"),
+    ("ko", "16GB로 Wan 로라 학습이 가능한가요, 아니면 메모리가 부족할까요?"),
+])
+def test_a_questions_option_is_no_failure(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I tried to train a Wan 2.1 LoRA on my 16GB card and it runs out of memory."),
+    ("en", "It runs out of memory at step 1 on 16GB, should I lower the batch or the resolution?"),
+    ("es", "Intenté entrenar una LoRA de Wan en mi tarjeta de 16GB y se queda sin memoria."),
+    ("es", "Se queda sin memoria en el paso 1 con 16GB, ¿bajo el batch o la resolución?"),
+    ("pt", "Tentei treinar uma LoRA de Wan na minha placa de 16GB e falta memória."),
+    ("fr", "J'ai essayé d'entraîner une LoRA Wan sur ma carte de 16 Go et ça manque de mémoire."),
+    ("de", "Ich habe versucht, ein Wan-LoRA auf meiner 16-GB-Karte zu trainieren, und der Speicher geht aus."),
+    ("ko", "16GB 카드로 Wan 로라 학습을 해봤는데 메모리가 부족해요."),
+])
+def test_a_failure_told_before_the_options_stays(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) in OOMS
