@@ -201,6 +201,12 @@ class SentenceRules(BaseModel):
     # told within `alternative_reach` words after it is the other option asked of, not told (`told.alternatives`)
     alternatives: tuple[Key, ...] = ()
     alternative_reach: int = 0
+    # the concepts of the user's words that name a GPU OOM the log reader also reads ("CUDA out of memory"): none of
+    # them told, the prose's OOM is no log's either (`spoken.as_told`)
+    spoken: tuple[Key, ...] = ()
+    # the concepts of an error denied ("no error", "sin ningún error", "aucune erreur"): the failure named right after
+    # one is the error that did not come (`told.told_now`)
+    denies: tuple[Key, ...] = ()
 
 
 class Asked(BaseModel):

@@ -17,11 +17,34 @@ def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[
     events = reader.rules.events
     if not events or not (reading.past or reading.reaching or reading.settled):
         return hits
-    gone = reading.over(hits, events=True) | reading.reached(hits)
-    # a hit inside a phrase that is gone goes with it ("worried I'll run out of memory": its "out of memory" too)
-    spans = [(h.start, h.end) for h in hits if h.concept in events and h.start in gone]
-    return [h for h in hits if h.concept not in events
-            or not (h.start in gone or any(a <= h.start and h.end <= b for a, b in spans))]
+    reached = reading.reached(hits)
+    gone = set(reading.over(hits, events=True) | reached)
+    # a phrase a reach runs into goes whole ("CUDA out of memory 에러는 없고": its "cuda" too); not one that holds the
+    # marker ("no me alcanza": the memory lacking, told)
+    gone.update(h.start for h in hits if h.concept in events and h.end - h.start > 1
+                and not reached.isdisjoint(range(h.start, h.end))
+                and not any(h.start <= m < h.end for m, _, _ in reading.reaching))
+    # a hit inside a phrase that is gone goes with it ("worried I'll run out of memory": its "out of memory" too), and
+    # so does one that starts inside it or right after it in its clause ("no CUDA out of memory error": its "memory
+    # error"), as does the name after an error denied (`sentences.denies`: "sin ningún error de CUDA out of memory")
+    denies = frozenset(reader.rules.denies)
+    spans = [(h.start, h.end) for h in hits if (h.concept in events and h.start in gone) or h.concept in denies]
+    for h in sorted(hits, key=lambda h: h.start):
+        if h.concept in events and h.start not in gone and any(_joins(reading, a, b, h.start) for a, b in spans):
+            gone.add(h.start)
+            spans.append((h.start, h.end))
+    return [h for h in hits if h.concept not in events or h.start not in gone]
+
+
+def _joins(reading: Reading, a: int, b: int, i: int) -> bool:
+    """Whether a hit starting at `i` is part of the phrase `a`..`b`: inside it, or right after it in its clause (one
+    short linking word between at most: "error de CUDA", "erreur du GPU")."""
+    if a <= i < b:
+        return True
+    if not (b <= i <= b + 1) or reading.sentence_of(i) != reading.sentence_of(b - 1):
+        return False
+    clauses = reading.sentences[reading.sentence_of(i)].clauses
+    return i not in clauses and not (i == b + 1 and (b in clauses or len(reading.tokens[b].text) > 3))
 
 
 def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:

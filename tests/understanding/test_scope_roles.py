@@ -1,7 +1,9 @@
 """Issue 12, session 10 (a `none` post read as a symptom): whose event, of what run, told as the user's present
 problem. A symptom word counts only in a sentence role that tells it: a wish or a request is what it asks for ("please
 add an option to enable GC so 8GB cards don't run out of memory": no OOM of the user's, no GC stated on), and a
-question's second option is asked of ("can I train Wan on 16GB, or will it run out of memory?"). Each rule's probes
+question's second option is asked of ("can I train Wan on 16GB, or will it run out of memory?"); an OOM the log reader
+finds in the user's own sentences keeps their role ("I'm afraid of getting CUDA out of memory"), and the failure named
+after an error denied did not come ("no CUDA out of memory error, it just hangs"). Each rule's probes
 hold at least as many twins that must keep their symptom as `none` probes, in six languages. Sentences written for the
 test, as forum users write (none is a line of the real-message corpora or of the blind sets)."""
 
@@ -111,4 +113,68 @@ def test_a_questions_option_is_no_failure(client: TestClient, lang: str, text: s
     ("ko", "16GB 카드로 Wan 로라 학습을 해봤는데 메모리가 부족해요."),
 ])
 def test_a_failure_told_before_the_options_stays(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) in OOMS
+
+
+# --- 3. an OOM the log reader finds in the user's own words keeps its sentence's role ----------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I'm afraid of getting CUDA out of memory on my 8GB card, can I even train Flux?"),
+    ("en", "Would be great to have a low VRAM mode to avoid CUDA out of memory on smaller GPUs."),
+    ("es", "Me da miedo que salga CUDA out of memory con mi tarjeta de 8GB, ¿se puede entrenar Flux?"),
+    ("pt", "Tenho medo de dar CUDA out of memory na minha placa de 8GB, dá pra treinar Flux?"),
+    ("fr", "J'ai peur d'avoir un CUDA out of memory avec ma carte de 8 Go, on peut entraîner Flux ?"),
+    ("de", "Ich habe Angst, dass CUDA out of memory kommt mit meiner 8-GB-Karte, kann man Flux trainieren?"),
+    ("ko", "8GB 카드라서 CUDA out of memory 날까 봐 걱정인데 Flux 학습 가능할까요?"),
+])
+def test_an_oom_named_as_a_fear_or_a_wish_is_no_oom(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I used to get CUDA out of memory but since I enabled GC it's really slow, 12 s/it."),
+    ("es", "Antes me salía CUDA out of memory, pero desde que activé GC va lentísimo, 12 s/it."),
+])
+def test_a_past_oom_in_a_post_about_speed_is_the_speed(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "slow-training"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "It crashes at step 40 with CUDA out of memory, GPU is a 3060 12GB."),
+    ("en", "I was told it would be fine on 12GB, but I get CUDA out of memory at step 40."),
+    ("en", "Last week I got torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB, it's back "
+           "today"),
+    ("es", "Se cae en el paso 40 con CUDA out of memory, la GPU es una 3060 de 12GB."),
+    ("pt", "Cai no passo 40 com CUDA out of memory, a GPU é uma 3060 de 12GB."),
+    ("fr", "Ça plante au step 40 avec un CUDA out of memory, le GPU est une 3060 de 12 Go."),
+    ("de", "Es stürzt bei Schritt 40 mit CUDA out of memory ab, die GPU ist eine 3060 mit 12 GB."),
+    ("ko", "40스텝에서 CUDA out of memory로 죽어요, GPU는 3060 12GB예요."),
+])
+def test_an_oom_told_in_the_users_words_stays(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) in OOMS
+
+
+# --- 4. the failure named after an error denied is the error that did not come --------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "It just hangs at step 40, no CUDA out of memory error or anything, GPU usage drops to 0."),
+    ("pt", "Trava no passo 40, sem nenhum erro de CUDA out of memory, o uso da GPU cai pra 0."),
+    ("fr", "Ça bloque au step 40, aucune erreur CUDA out of memory, l'utilisation du GPU tombe à 0."),
+    ("de", "Es hängt bei Schritt 40, kein CUDA out of memory Fehler, die GPU-Auslastung fällt auf 0."),
+    ("ko", "40스텝에서 멈춰요, CUDA out of memory 에러는 없고 GPU 사용률이 0으로 떨어져요."),
+])
+def test_an_oom_denied_by_name_is_no_oom(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) not in OOMS
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "No errors during caching, then CUDA out of memory at step 40."),
+    ("es", "Ningún error al cachear, luego CUDA out of memory en el paso 40."),
+    ("pt", "Nenhum erro no cache, depois CUDA out of memory no passo 40."),
+    ("fr", "Aucune erreur pendant le cache, puis CUDA out of memory au step 40."),
+    ("de", "Keine Fehler beim Caching, dann CUDA out of memory bei Schritt 40."),
+    ("ko", "캐싱할 때는 에러 없었는데 40스텝에서 CUDA out of memory 나요."),
+    ("es", "no me alcanza la vram para entrenar, que parametros bajo?"),
+])
+def test_an_oom_after_an_error_denied_in_another_clause_stays(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) in OOMS
