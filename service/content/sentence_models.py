@@ -207,6 +207,12 @@ class SentenceRules(BaseModel):
     # the concepts of an error denied ("no error", "sin ningún error", "aucune erreur"): the failure named right after
     # one is the error that did not come (`told.told_now`)
     denies: tuple[Key, ...] = ()
+    # a speed told as fine ("runs fine at 3 s/it", "läuft gut mit 3 s/it"): the `fined` words of its sentence are its
+    # figures, no slowness, unless the sentence holds one of `fine_unless` ("fine at first, but then 30 s/it")
+    fine: tuple[Key, ...] = ()
+    fined: tuple[Key, ...] = ()
+    fine_unless: tuple[Key, ...] = ()
+    fine_turns: tuple[str, ...] = ()  # a fine word's endings that turn its clause (Korean `잘 돌아가는데`: "runs, but")
 
 
 class Asked(BaseModel):

@@ -12,8 +12,10 @@ from .sentences import Reading
 def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without the events told only as past, supposed or denied ("a past OOM in a post about speed",
     "I'm afraid of an OOM", "it didn't crash"): those are not the present state; nor is what a sentence of courtesy
-    names (`courtesies`), what a request asks for (`wished`) or a question's second option (`alternatives`)."""
-    hits = alternatives(reader, reading, wished(reader, reading, courtesies(reader.rules.courtesy, reading, hits)))
+    names (`courtesies`), what a request asks for (`wished`), a question's second option (`alternatives`) or a
+    speed told as fine (`fine_speeds`)."""
+    hits = courtesies(reader.rules.courtesy, reading, hits)
+    hits = fine_speeds(reader, reading, alternatives(reader, reading, wished(reader, reading, hits)))
     events = reader.rules.events
     if not events or not (reading.past or reading.reaching or reading.settled):
         return hits
@@ -117,3 +119,19 @@ def alternatives(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> l
     reach = rules.alternative_reach
     return [h for h in hits if h.concept not in events or not any(
         0 <= h.start - o.end <= reach and reading.sentence_of(h.start) == reading.sentence_of(o.start) for o in ors)]
+
+
+def fine_speeds(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the speed words of a sentence that tells the speed as fine (`sentences.fine`: "Training runs
+    fine at 3 s/it on my 3090", `3 s/it로 잘 돌아가요`): its rate is a figure of the run, no slowness; a sentence that
+    turns (`sentences.fine_unless`: "fine at first, but then 30 s/it"; a fine word ending in `sentences.fine_turns`:
+    `잘 돌아가는데 너무 오래 걸려요`) keeps them."""
+    rules = reader.rules
+    turns, tokens = rules.fine_turns, reading.tokens
+    fine = {reading.sentence_of(h.start) for h in hits if h.concept in rules.fine
+            and not (turns and tokens[h.end - 1].text.endswith(turns))}
+    if not fine:
+        return hits
+    fine -= {reading.sentence_of(h.start) for h in hits if h.concept in rules.fine_unless}
+    fined = frozenset(rules.fined)
+    return [h for h in hits if h.concept not in fined or reading.sentence_of(h.start) not in fine]

@@ -178,3 +178,36 @@ def test_an_oom_denied_by_name_is_no_oom(client: TestClient, lang: str, text: st
 ])
 def test_an_oom_after_an_error_denied_in_another_clause_stays(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) in OOMS
+
+
+# --- 5. a speed told as fine: its rate is a figure of the run, no slowness ---------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Training runs fine at 3 s/it on my 3090. How do I add a trigger word to the captions?"),
+    ("es", "Entrena bien a 3 s/it en mi 3090. ¿Cómo agrego una palabra clave a los captions?"),
+    ("pt", "Treina de boa a 3 s/it na minha 3090. Como eu coloco uma palavra-gatilho nas legendas?"),
+    ("fr", "Ça tourne bien à 3 s/it sur ma 3090. Comment j'ajoute un mot déclencheur aux légendes ?"),
+    ("de", "Läuft gut mit 3 s/it auf meiner 3090. Wie füge ich ein Triggerwort zu den Captions hinzu?"),
+    ("ko", "3090에서 3 s/it로 잘 돌아가요. 캡션에 트리거 단어는 어떻게 넣나요?"),
+])
+def test_a_rate_told_as_fine_is_no_slowness(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "It runs at 30 s/it on my 3090, that can't be right. How do I speed it up?"),
+    ("en", "It ran fine at 3 s/it at first, but now it's at 30 s/it."),
+    ("es", "Va a 30 s/it en mi 3090, no puede ser. ¿Cómo lo acelero?"),
+    ("pt", "Tá rodando a 30 s/it na minha 3090, não pode ser. Como acelero?"),
+    ("fr", "Ça tourne à 30 s/it sur ma 3090, c'est pas normal. Comment accélérer ?"),
+    ("de", "Es läuft mit 30 s/it auf meiner 3090, das kann nicht sein. Wie mache ich es schneller?"),
+    ("ko", "3090에서 30 s/it 나와요, 이게 말이 되나요? 어떻게 빠르게 하죠?"),
+    ("ko", "학습 자체는 에러 없이 잘 돌아가는데 30 s/it라서 너무 오래 걸려요."),
+])
+def test_a_rate_told_as_slow_stays_slow(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "slow-training"
+
+
+def test_a_fine_speed_beside_a_bad_result_is_the_result(client: TestClient) -> None:
+    text = "Speed is fine at 2 s/it, but after 2000 steps the samples look nothing like my face."
+    assert diagnosed_symptom(client, "en", text) == "weak-samples"
