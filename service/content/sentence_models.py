@@ -204,6 +204,7 @@ class SentenceRules(BaseModel):
     # the concepts of the user's words that name a GPU OOM the log reader also reads ("CUDA out of memory"): none of
     # them told, the prose's OOM is no log's either (`spoken.as_told`)
     spoken: tuple[Key, ...] = ()
+    spoken_now: tuple[Key, ...] = ()  # a word of the present before one in its sentence tells it ("y ahora peta")
     # the concepts of an error denied ("no error", "sin ningún error", "aucune erreur"): the failure named right after
     # one is the error that did not come (`told.told_now`)
     denies: tuple[Key, ...] = ()

@@ -11,23 +11,29 @@ allocated: 11.10 GiB" under a KSampler error is the program's words, not a suppo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 
+from ..content.sentence_models import SentenceRules
 from .lexicon import Hit
 from .log_rules import GPU_OOM
 from .logs import LogReading
+from .sentences import Reading
 
 
-def as_told(log: LogReading, text: str, prose: str, spoken: Iterable[str], spotted: list[Hit],
+def as_told(log: LogReading, text: str, prose: str, rules: SentenceRules, reading: Reading, spotted: list[Hit],
             hits: list[Hit]) -> LogReading:
-    """The log without its GPU OOM when the OOM is only the prose's (`spoken`: the concepts that name it,
-    `sentences.spoken`) and no hit of them is told (`spotted`: the words found; `hits`: those told)."""
+    """The log without its GPU OOM when the OOM is only the prose's (`sentences.spoken`: the concepts that name it)
+    and no hit of them is told (`spotted`: the words found; `hits`: those told), nor named after a word of the present
+    in its sentence (`sentences.spoken_now`)."""
+    spoken, now = rules.spoken, rules.spoken_now
     if not log.gpu_oom:
         return log
-    names = frozenset(spoken)
+    names, present = frozenset(spoken), frozenset(now)
     if not any(h.concept in names for h in spotted) or any(h.concept in names for h in hits):
         return log
+    if any(h.concept in names and any(p.concept in present and p.end <= h.start and reading.sentence_of(p.start)
+                                      == reading.sentence_of(h.start) for p in spotted) for h in spotted):
+        return log  # told after a word of the present ("tenía miedo de que pasara y ahora peta con CUDA out of memory")
     gpu = frozenset(GPU_OOM)
     if any(s.data for s in log.signals if s.id in gpu):
         return log  # the message with its figures ("Tried to allocate 20.00 MiB"): the program's words, not the user's
