@@ -197,6 +197,27 @@ class SentenceRules(BaseModel):
     spills: tuple[Spill, ...] = ()
     denied: tuple[Denial, ...] = ()  # praise denied in its clause, read as its own concept (`judged.py`)
     courtesy: tuple[Courtesy, ...] = ()  # sentences of thanks that tell nothing of the problem (`told.courtesies`)
+    # concepts that open a wish or a request ("please add an option to ...", "would be great to have ..."): the
+    # events and the `wished` words after one in its clause are what is asked for, not told (`told.wished`)
+    wishes: tuple[Key, ...] = ()
+    wished: tuple[Key, ...] = ()
+    # the word between two options in a question ("can I train Wan on 16GB, or will it run out of memory?"): an event
+    # told within `alternative_reach` words after it is the other option asked of, not told (`told.alternatives`)
+    alternatives: tuple[Key, ...] = ()
+    alternative_reach: int = 0
+    # the concepts of the user's words that name a GPU OOM the log reader also reads ("CUDA out of memory"): none of
+    # them told, the prose's OOM is no log's either (`spoken.as_told`)
+    spoken: tuple[Key, ...] = ()
+    spoken_now: tuple[Key, ...] = ()  # a word of the present before one in its sentence tells it ("y ahora peta")
+    # the concepts of an error denied ("no error", "sin ningún error", "aucune erreur"): the failure named right after
+    # one is the error that did not come (`told.told_now`)
+    denies: tuple[Key, ...] = ()
+    # a speed told as fine ("runs fine at 3 s/it", "läuft gut mit 3 s/it"): the `fined` words of its sentence are its
+    # figures, no slowness, unless the sentence holds one of `fine_unless` ("fine at first, but then 30 s/it")
+    fine: tuple[Key, ...] = ()
+    fined: tuple[Key, ...] = ()
+    fine_unless: tuple[Key, ...] = ()
+    fine_turns: tuple[str, ...] = ()  # a fine word's endings that turn its clause (Korean `잘 돌아가는데`: "runs, but")
 
 
 class Asked(BaseModel):

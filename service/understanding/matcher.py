@@ -61,6 +61,7 @@ from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
 from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, read_sentences
+from .spoken import as_told
 from .subject import of_the_training
 from .titles import Lines, line_hits, title_concepts, title_vetoes
 from .told import near_the_failure, told_now
@@ -247,13 +248,13 @@ def understand(
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
     hits, machine, quiet, form = _unwrapped(matcher, reading, hits)
-    hits = told_now(matcher.sentences, reading, hits)
-    hits = stated_only(matcher.sentences.rules.stated_only, "negation", reading, hits)
-    hits = near_the_failure(matcher.sentences, reading, hits)
     reader = matcher.sentences
+    hits = told_now(reader, reading, hits)
+    hits = near_the_failure(reader, reading, stated_only(reader.rules.stated_only, "negation", reading, hits))
     hits = denied_effects(reader.rules.denied, reading, hits)
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     hits = of_the_training(reader.rules.subjects, reading, hits)
+    log = as_told(log, text, parts.prose, reader.rules, reading, spotted, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
     stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine, lines := Lines())  # (read once)
     family, families = matcher.aliases.find([t.forms[-1] if t.hangul else t.text for t in tokens])

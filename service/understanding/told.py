@@ -12,16 +12,41 @@ from .sentences import Reading
 def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without the events told only as past, supposed or denied ("a past OOM in a post about speed",
     "I'm afraid of an OOM", "it didn't crash"): those are not the present state; nor is what a sentence of courtesy
-    names (`courtesies`)."""
+    names (`courtesies`), what a request asks for (`wished`), a question's second option (`alternatives`) or a
+    speed told as fine (`fine_speeds`)."""
     hits = courtesies(reader.rules.courtesy, reading, hits)
+    hits = fine_speeds(reader, reading, alternatives(reader, reading, wished(reader, reading, hits)))
     events = reader.rules.events
     if not events or not (reading.past or reading.reaching or reading.settled):
         return hits
-    gone = reading.over(hits, events=True) | reading.reached(hits)
-    # a hit inside a phrase that is gone goes with it ("worried I'll run out of memory": its "out of memory" too)
-    spans = [(h.start, h.end) for h in hits if h.concept in events and h.start in gone]
-    return [h for h in hits if h.concept not in events
-            or not (h.start in gone or any(a <= h.start and h.end <= b for a, b in spans))]
+    reached = reading.reached(hits)
+    gone = set(reading.over(hits, events=True) | reached)
+    # a phrase a reach runs into goes whole ("CUDA out of memory 에러는 없고": its "cuda" too); not one that holds the
+    # marker ("no me alcanza": the memory lacking, told)
+    gone.update(h.start for h in hits if h.concept in events and h.end - h.start > 1
+                and not reached.isdisjoint(range(h.start, h.end))
+                and not any(h.start <= m < h.end for m, _, _ in reading.reaching))
+    # a hit inside a phrase that is gone goes with it ("worried I'll run out of memory": its "out of memory" too), and
+    # so does one that starts inside it or right after it in its clause ("no CUDA out of memory error": its "memory
+    # error"), as does the name after an error denied (`sentences.denies`: "sin ningún error de CUDA out of memory")
+    denies = frozenset(reader.rules.denies)
+    spans = [(h.start, h.end) for h in hits if (h.concept in events and h.start in gone) or h.concept in denies]
+    for h in sorted(hits, key=lambda h: h.start):
+        if h.concept in events and h.start not in gone and any(_joins(reading, a, b, h.start) for a, b in spans):
+            gone.add(h.start)
+            spans.append((h.start, h.end))
+    return [h for h in hits if h.concept not in events or h.start not in gone]
+
+
+def _joins(reading: Reading, a: int, b: int, i: int) -> bool:
+    """Whether a hit starting at `i` is part of the phrase `a`..`b`: inside it, or right after it in its clause (one
+    short linking word between at most: "error de CUDA", "erreur du GPU")."""
+    if a <= i < b:
+        return True
+    if not (b <= i <= b + 1) or reading.sentence_of(i) != reading.sentence_of(b - 1):
+        return False
+    clauses = reading.sentences[reading.sentence_of(i)].clauses
+    return i not in clauses and not (i == b + 1 and (b in clauses or len(reading.tokens[b].text) > 3))
 
 
 def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
@@ -51,3 +76,62 @@ def courtesies(rules: tuple[Courtesy, ...], reading: Reading, hits: list[Hit]) -
         if gone:
             hits = [h for h in hits if reading.sentence_of(h.start) not in gone]
     return hits
+
+
+def wished(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the events and the `sentences.wished` words a wish or a request governs (`sentences.wishes`):
+    the rest of its clause ("please add an option to enable GC so 8GB cards don't run out of memory", "would be great
+    to have a low VRAM mode to avoid CUDA out of memory"), or in Korean, which puts the request last, the clause before
+    it (`메모리 부족이 안 나게 GC 켜는 옵션을 추가해 주세요`). What is asked for is no failure of the user's, nor a
+    setting's state; a failure told in a clause of its own stays ("I get OOM on 8GB, can you add an option for GC?")."""
+    rules = reader.rules
+    wishes = [h for h in hits if h.concept in rules.wishes]
+    if not wishes:
+        return hits
+    dropped = frozenset(rules.events) | frozenset(rules.wished)
+    governed: set[int] = set()
+    tokens, sentences = reading.tokens, reading.sentences
+    for wish in wishes:
+        sentence = sentences[reading.sentence_of(wish.start)]
+        bounds = (sentence.start, *sentence.clauses, sentence.end)
+        if tokens[wish.start].hangul:
+            start = max((b for b in bounds if b <= wish.start), default=sentence.start)
+            governed.update(range(start, wish.start))
+        else:
+            end = min((b for b in bounds if b >= wish.end), default=wish.end)
+            governed.update(range(wish.end, end))
+    return [h for h in hits if h.concept not in dropped or h.start not in governed]
+
+
+def alternatives(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the events told as a question's second option (`sentences.alternatives`): up to
+    `sentences.alternative_reach` words after the word between the options, in a sentence that asks ("can I train Wan
+    on 16GB, or will it run out of memory?", `가능한가요, 아니면 메모리가 부족할까요?`). An option asked of is no event;
+    one told before the options stays ("it OOMs at step 3, batch or resolution?")."""
+    rules = reader.rules
+    if not rules.alternatives:
+        return hits
+    sentences = reading.sentences
+    ors = [h for h in hits if h.concept in rules.alternatives and sentences[reading.sentence_of(h.start)].question]
+    if not ors:
+        return hits
+    events = frozenset(rules.events)
+    reach = rules.alternative_reach
+    return [h for h in hits if h.concept not in events or not any(
+        0 <= h.start - o.end <= reach and reading.sentence_of(h.start) == reading.sentence_of(o.start) for o in ors)]
+
+
+def fine_speeds(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the speed words of a sentence that tells the speed as fine (`sentences.fine`: "Training runs
+    fine at 3 s/it on my 3090", `3 s/it로 잘 돌아가요`): its rate is a figure of the run, no slowness; a sentence that
+    turns (`sentences.fine_unless`: "fine at first, but then 30 s/it"; a fine word ending in `sentences.fine_turns`:
+    `잘 돌아가는데 너무 오래 걸려요`) keeps them."""
+    rules = reader.rules
+    turns, tokens = rules.fine_turns, reading.tokens
+    fine = {reading.sentence_of(h.start) for h in hits if h.concept in rules.fine
+            and not (turns and tokens[h.end - 1].text.endswith(turns))}
+    if not fine:
+        return hits
+    fine -= {reading.sentence_of(h.start) for h in hits if h.concept in rules.fine_unless}
+    fined = frozenset(rules.fined)
+    return [h for h in hits if h.concept not in fined or reading.sentence_of(h.start) not in fine]

@@ -1,0 +1,44 @@
+"""A GPU out-of-memory the log reader finds in the user's own words keeps the role of its sentence (engine layer).
+
+The log reader (`logs.read_log`) reads the whole text, so "no CUDA out of memory error, it just hangs", "I'm afraid of
+getting CUDA out of memory" or "a low VRAM mode to avoid CUDA out of memory would be great" held a GPU OOM whatever
+the sentence told of it. In a text that is all the user's prose (`prose.split_text`: no line of
+a pasted log) whose sentence reading took every OOM word for past, supposed, denied, avoided or asked for
+(`told.told_now`, `gate.unavoided`), the log tells no OOM either; a text with a pasted log keeps it, whatever line
+names the OOM, and so does an OOM message quoted with its figures ("would exceed allowed memory ... Currently
+allocated: 11.10 GiB" under a KSampler error is the program's words, not a supposition).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..content.sentence_models import SentenceRules
+from .lexicon import Hit
+from .log_rules import GPU_OOM
+from .logs import LogReading
+from .sentences import Reading
+
+
+def as_told(log: LogReading, text: str, prose: str, rules: SentenceRules, reading: Reading, spotted: list[Hit],
+            hits: list[Hit]) -> LogReading:
+    """The log without its GPU OOM when the OOM is only the prose's (`sentences.spoken`: the concepts that name it)
+    and no hit of them is told (`spotted`: the words found; `hits`: those told), nor named after a word of the present
+    in its sentence (`sentences.spoken_now`)."""
+    spoken, now = rules.spoken, rules.spoken_now
+    if not log.gpu_oom:
+        return log
+    names, present = frozenset(spoken), frozenset(now)
+    if not any(h.concept in names for h in spotted) or any(h.concept in names for h in hits):
+        return log
+    if any(h.concept in names and any(p.concept in present and p.end <= h.start and reading.sentence_of(p.start)
+                                      == reading.sentence_of(h.start) for p in spotted) for h in spotted):
+        return log  # told after a word of the present ("tenía miedo de que pasara y ahora peta con CUDA out of memory")
+    gpu = frozenset(GPU_OOM)
+    if any(s.data for s in log.signals if s.id in gpu):
+        return log  # the message with its figures ("Tried to allocate 20.00 MiB"): the program's words, not the user's
+    own = set(prose.splitlines())
+    if any(line.strip() and line not in own for line in text.splitlines()):
+        return log  # a log is pasted: its OOM is the run's, whatever line names it
+    return replace(log, gpu_oom=False, signals=tuple(s for s in log.signals if s.id not in gpu),
+                   phase=log.phase if log.not_gpu_oom else None)
