@@ -168,9 +168,10 @@ _COUNTED = ("time_unit", "memory", "gpu_memory", "gpu", "step", "bucket", "frame
             "output", "lora", "counter", "control")
 _COUNTED_NOUN = 4  # a word of no vocabulary this long right after the number is what it counts ("2 gpus", "2 loras")
 # another setting named between the old value and a later number: that number is the setting's ("batch 2, rank set to
-# 16", "batch à 2, j'ai mis le rank à 32", `배치 2로 하고 랭크를 32로`), not the fact's new value
+# 16", "batch à 2, j'ai mis le rank à 32", `배치 2로 하고 랭크를 32로`, "batch_size to 1 and num_repeats to 10": a
+# setting the guide does not teach, or any config key written with an underscore), not the fact's new value
 _OTHER_SETTING = ("rank", "accumulation", "bucket", "frames", "steps_count", "control", "step", "preview", "rate",
-                  "memory", "gpu_memory", "time_unit")
+                  "memory", "gpu_memory", "time_unit", "untaught")
 
 
 def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int], old: int | None) -> int | None:
@@ -192,6 +193,7 @@ def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: s
     # before")
     pasts = {h.start for h in spans.get("past", _NONE)}
     others = {h.start for c in _OTHER_SETTING for h in spans.get(c, _NONE) if h.start > at}
+    others.update(j for j in range(at + 1, min(len(tokens), at + _NOW_REACH)) if "_" in tokens[j].text)
     for j in range(at + 1, min(len(tokens), at + _NOW_REACH)):
         if j in others:
             return old

@@ -275,6 +275,13 @@ def test_a_later_number_that_counts_something_else_leaves_the_batch_size(
     ("fr", "batch à 2, j'ai mis le rank à 32, OOM quand même"),
     ("de", "Batch 2, Rank auf 32 gestellt, trotzdem OOM"),
     ("ko", "배치 2로 하고 랭크를 32로 올렸는데 OOM 나요"),
+    # a setting the guide does not teach, or a config key written with an underscore (session 10: read 10 and 64)
+    ("en", "I set batch_size to 2 and num_repeats to 10, 512px, OOM"),
+    ("en", "batch size 2 and network_dim to 64, out of memory"),
+    ("es", "puse el batch size en 2 y num_repeats en 10, se queda sin memoria"),
+    ("pt", "coloquei batch size 2 e num_repeats pra 10, deu OOM"),
+    ("fr", "batch size à 2 et les repeats à 10, OOM"),
+    ("de", "Batch Size auf 2 und num_repeats auf 10, CUDA out of memory"),
 ])
 def test_a_later_value_of_another_setting_leaves_the_batch_size(client: TestClient, lang: str, text: str) -> None:
     context = diagnose(client, lang, text)["context"]
