@@ -109,6 +109,13 @@ JUDGED_OUTCOME = [
     ("fr", "j'ai essayé 1000, 2000 et 4000 steps et les résultats sont exactement pareils à chaque fois"),
     ("de", "ich habe 1000, 2000 und 4000 Steps probiert und die Ergebnisse sehen jedes Mal genau gleich aus"),
     ("ko", "1000, 2000, 4000스텝 다 해봤는데 결과가 매번 완전히 똑같아요"),
+    # a result judged worse, the reference left implied
+    ("en", "I trained a new lora with a second dataset and the result is much worse, the faces are blurry"),
+    ("es", "entrené otra lora con un dataset nuevo y los resultados salen mucho peores, las caras borrosas"),
+    ("pt", "treinei de novo minha lora com outro dataset e os resultados ficaram bem piores"),
+    ("fr", "j'ai réentraîné ma lora avec un nouveau dataset et le résultat est bien pire, les visages sont flous"),
+    ("de", "ich habe mein LoRA mit einem neuen Datensatz neu trainiert und die Ergebnisse sind viel schlechter"),
+    ("ko", "새 데이터셋으로 로라를 다시 학습했는데 결과가 훨씬 나빠요"),
 ]
 
 # Alike in words, no judged outcome of the user's own training: the guide has no answer.
@@ -184,6 +191,14 @@ NOT_A_JUDGED_OUTCOME = [
     ("fr", "est-ce qu'entraîner plus de steps donne une meilleure ressemblance, ou 2000 suffisent ?"),
     ("de", "bringt mehr Steps bessere Ähnlichkeit, oder reichen 2000?"),
     ("ko", "스텝을 더 돌리면 더 닮게 나오나요, 아니면 2000이면 충분한가요?"),
+    # worse said of a base model against another, or of a speed
+    ("en", "flux hands are much worse than sdxl hands, is there a sampler that helps?"),
+    # an audio LoRA with no effect: another training domain
+    ("en", "trained a lora on 30 mp3 files of my band, it has no effect, nothing like my input songs"),
+    ("en", "my voice model lora for text-to-speech has no effect, it sounds like the base voice"),
+    ("es", "entrené una lora de modelo de voz y no tiene ningún efecto"),
+    ("fr", "ma lora de modèle de voix n'a aucun effet, ça sonne comme la voix de base"),
+    ("ko", "음성 모델 로라를 학습했는데 효과가 전혀 없어요"),
 ]
 
 
@@ -201,7 +216,8 @@ def test_alike_words_with_no_judged_outcome_are_no_symptom(client: TestClient, l
 # Left (seen, not solved): a German separable verb around the loss ("hängt ... fest"); Spanish "no siguen" read whole
 # as a run that does not go on (`no_progress`), so its negation denies no following; a video "ohne Bewegung" /
 # "움직임이 없어요" (motion absent, told with no subject of the result the denial rules name); a Portuguese success
-# "ficou idêntica a ela" whose words read as a weak result. Strict: a case that starts to pass must move to its table.
+# "ficou idêntica a ela" whose words read as a weak result; a base model's hands judged worse than another's, where
+# "sampler" reads as the samples (es, de). Strict: a case that starts to pass must move to its table.
 LEFT_WEAK = [
     ("de", "der Loss hängt seit Step 200 bei 0.15 fest und die Samples ändern sich nie"),
     ("es", "entrené un controlnet con mis mapas de profundidad pero las imágenes no siguen la condición para nada"),
@@ -210,6 +226,8 @@ LEFT_WEAK = [
 ]
 
 LEFT_NONE = [
+    ("es", "las manos de flux son mucho peores que las de sdxl, ¿algún sampler que ayude?"),
+    ("de", "die Hände von Flux sind viel schlechter als bei SDXL, hilft ein anderer Sampler?"),
     ("pt", "treinei minha primeira lora ontem e ficou idêntica a ela, valeu pela ferramenta!"),
 ]
 
