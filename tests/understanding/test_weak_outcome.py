@@ -116,6 +116,10 @@ JUDGED_OUTCOME = [
     ("fr", "j'ai réentraîné ma lora avec un nouveau dataset et le résultat est bien pire, les visages sont flous"),
     ("de", "ich habe mein LoRA mit einem neuen Datensatz neu trainiert und die Ergebnisse sind viel schlechter"),
     ("ko", "새 데이터셋으로 로라를 다시 학습했는데 결과가 훨씬 나빠요"),
+    # fine details lost: the look's detail, not information
+    ("en", "my lora lost all the fine details after 3000 steps, faces are blurry"),
+    ("es", "mi lora perdió todos los detalles finos después de 3000 pasos, las caras salen borrosas"),
+    ("de", "mein LoRA hat nach 3000 Steps alle feinen Details verloren, die Gesichter sind unscharf"),
 ]
 
 # Alike in words, no judged outcome of the user's own training: the guide has no answer.
@@ -199,6 +203,15 @@ NOT_A_JUDGED_OUTCOME = [
     ("es", "entrené una lora de modelo de voz y no tiene ningún efecto"),
     ("fr", "ma lora de modèle de voix n'a aucun effet, ça sonne comme la voix de base"),
     ("ko", "음성 모델 로라를 학습했는데 효과가 전혀 없어요"),
+    # details asked of the authors: information, no look of a result
+    ("en", "could you share more details about the dataset and the number of steps for your demo lora?"),
+    ("es", "¿podrían dar más detalles sobre el dataset y los pasos de su lora de demo?"),
+    ("pt", "vocês podem dar mais detalhes sobre o dataset e os passos da lora de demonstração?"),
+    ("fr", "vous pouvez donner plus de détails sur le dataset et le nombre de steps de votre lora de démo ?"),
+    ("de", "könnt ihr mehr Details zum Datensatz und zur Zahl der Steps eurer Demo-LoRA geben?"),
+    ("ko", "데모 로라에 쓴 데이터셋이랑 스텝 수 자세한 내용 알려주실 수 있나요?"),
+    # a trainer that breaks down: a crash wording, no broken look
+    ("en", "when training a lora the app often breaks down halfway, any advice?"),
 ]
 
 
