@@ -212,6 +212,10 @@ NOT_A_JUDGED_OUTCOME = [
     ("ko", "데모 로라에 쓴 데이터셋이랑 스텝 수 자세한 내용 알려주실 수 있나요?"),
     # a trainer that breaks down: a crash wording, no broken look
     ("en", "when training a lora the app often breaks down halfway, any advice?"),
+    # a loss that settles late in a long schedule, asked about: no result judged
+    ("en", "the loss doesn't change much after 30k steps, is it really necessary to train for 300k?"),
+    ("es", "el loss ya no cambia mucho después de 30k pasos, ¿de verdad hace falta entrenar 300k?"),
+    ("de", "der Loss ändert sich nach 30k Steps kaum noch, muss man wirklich 300k trainieren?"),
 ]
 
 
