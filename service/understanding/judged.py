@@ -19,16 +19,18 @@ from .lexicon import Hit
 from .sentences import Reading
 
 
-def denied_effects(rules: tuple[Denial, ...], reading: Reading, hits: list[Hit]) -> list[Hit]:
+def denied_effects(rules: tuple[Denial, ...], reading: Reading, hits: list[Hit],
+                   negation: str = "negation") -> list[Hit]:
     """The hits, with each hit of a rule's words (`praise`: an effect, a change) a negation reaches read as the rule's
     `becomes` concept (those words and the denying ones tell nothing further: they are dropped; a rule that `replaces`
     drops only the words denied: "not a memory thing" names no memory). A negation inside
     a longer phrase of the vocabulary is read as that phrase ("don't know if the samples are good", "not bad"); the
     words of a rule's `by` concepts deny as a marker before its word does ("can't see any difference"). The praise is
-    the result's when the thing named nearest to it in its clause is (`_of_the_result`)."""
+    the result's when the thing named nearest to it in its clause is (`_of_the_result`). A phrase of the `negation`
+    concept itself ("pas du tout", "not at all") holds its marker as a negation still."""
     if not rules:
         return hits
-    phrases = [(h.start, h.end) for h in hits if h.end - h.start > 1]
+    phrases = [(h.start, h.end) for h in hits if h.end - h.start > 1 and h.concept != negation]
     # a praise denied in the past, or one a hypothetical reaches, is no present result ("the samples weren't good
     # before the update", "I'm afraid the results won't be good")
     hypothetical = tuple(r for r in reading.reaching if r not in reading.denials)
