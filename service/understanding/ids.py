@@ -86,6 +86,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "phase_loading": "matcher: the phase of a stated OOM",
     "phase_saving": "matcher: the phase of a stated OOM",
     "rank": "stated_numbers: a value set after another setting's word is that setting's, no new batch size",
+    "untaught": "stated_numbers: a setting the guide does not teach, whose later value is no batch size",
 }
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 _CODE = "id-mismatch"
