@@ -55,6 +55,7 @@ from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
 from .outcome import outcome
+from .own_run import not_own, of_this_run, own_family
 from .pasted import Pasted, SettingTable, compile_settings, read_settings, setting_words
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
@@ -245,6 +246,7 @@ def understand(
     lang, tokens = reading.lang, reading.tokens
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
+    spotted, others = of_this_run(spotted)  # another run's words weigh in no reading but whose a setting is
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
     hits, machine, quiet, form = _unwrapped(matcher, reading, hits)
     hits = told_now(matcher.sentences, reading, hits)
@@ -255,8 +257,13 @@ def understand(
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     hits = of_the_training(reader.rules.subjects, reading, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
-    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine, lines := Lines())  # (read once)
-    family, families = matcher.aliases.find([t.forms[-1] if t.hangul else t.text for t in tokens])
+    unowned = not_own(reading, hits, others)  # another person's run, a supposition: no setting of the user's job
+    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine, unowned,
+                     lines := Lines())  # (read once)
+    words = [t.forms[-1] if t.hangul else t.text for t in tokens]
+    family, families = matcher.aliases.find(words)
+    if families > 1 or (family is not None and unowned):
+        family = own_family(matcher.aliases.find, words, unowned)
     family = family if family is not None else _pasted_family(matcher, pasted)
     features = _features(text, stated, log, families)
     concepts = _implied(matcher, hits, reading, features)
@@ -329,17 +336,19 @@ def _implied(matcher: Matcher, hits: list[Hit], reading: Reading, features: froz
 
 def _stated(
     matcher: Matcher, text: str, parts: Parts, reading: Reading, hits: list[Hit], log: LogReading, caches: Caches,
-    pasted: Pasted, machine: frozenset[int], lines: Lines | None = None,
+    pasted: Pasted, machine: frozenset[int], unowned: frozenset[int], lines: Lines | None = None,
 ) -> Stated:
     """The context the text states; in a pasted log, the step from the progress bars or the user's first line. A
     setting pasted from a trainer's config or command line is that run's setting, whatever the words around it. The
-    figures of a line listing the machine (`machine`: "RTX 3090 24GB") state none."""
+    figures of a line listing the machine (`machine`: "RTX 3090 24GB") state none, nor the words told of another run or
+    supposed (`unowned`, `own_run.not_own`) a GC state or a batch size."""
     prose, lang = parts.prose, reading.lang
     # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
     unstated = frozenset(i for k in machine for i in range(reading.sentences[k].start, reading.sentences[k].end))
     starts = frozenset(s.start for s in reading.sentences[1:])
     stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
-                            unstated=unstated, starts=starts)
+                            unstated=unstated, starts=starts, unowned=unowned,
+                            told_past=reading.past)
     step = stated.step
     if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
         # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no
