@@ -7,7 +7,8 @@ its context is traced:
 
 - `text`: the text states it; its witness is the token that says it (the number, the GC mention, the model's
   name), with that token's role in the text: `own` (a sentence of the user's present job), `asked` (a question),
-  `past` (a clause told as past), `other` (another person's run, a supposition: `own_run.not_own`);
+  `past` (a clause told as past), `other` (another person's run, a supposition: `own_run.not_own`), `log` (a figure
+  of a pasted log or config line, outside the prose);
 - `inferred`: the chosen symptom implies it (`oom-persists-with-gc` implies GC on) and the text does not state it;
 - `derived`: it follows from another fact (the family from a pasted `arch`).
 
@@ -49,7 +50,7 @@ def _probe_items() -> list[tuple[str, str, str]]:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     out = []
-    for name in ("OTHERS", "SUPPOSED", "CHANGED", "OWN", "REPLACED"):
+    for name in ("OTHERS", "SUPPOSED", "CHANGED", "OWN", "REPLACED", "ASKED", "SETTINGS"):
         for i, row in enumerate(getattr(module, name, ())):
             out.append((f"probe:{name}:{i}", row[0], row[1]))
     return out
@@ -117,6 +118,8 @@ class Auditor:
             source = "text" if field in stated else "inferred" if field in implies else "derived"
             seen = _witnesses(field, value, tokens, hits, self.aliases) if source == "text" else []
             where = sorted({role[i] for i in seen if i in role})
+            if source == "text" and not seen and _in_paste(field, value, text, self.aliases):
+                seen, where = [-1], ["log"]  # a pasted log, config or command line, outside the prose read
             facts.append((field, value, source, ",".join(where) or "-"))
             if source == "text" and not seen and field not in ("phase", "model_arch", "resolutions") and not (
                     field == "model_family" and "model_arch" in stated):
@@ -134,6 +137,19 @@ class Auditor:
         return {"match": answer["match"], "symptom": symptom, "facts": facts, "flags": flags, "texts": texts,
                 "risk": f"{risk.get('level')}:{risk.get('rule')}[{','.join(r['id'] for r in risk.get('reasons', []))}]"
                 if risk else "-"}
+
+
+def _in_paste(field: str, value: Any, text: str, aliases: Aliases) -> bool:
+    """Whether the whole text (its pasted logs, configs, command lines and paths included) holds the fact: its
+    figure, a GC key or flag, a name of the family in a path or a script's name (`train_qwen_edit_lora.py`)."""
+    if field in NUMERIC:
+        return re.search(rf"(?<![\d.]){value}(?!\d)", text) is not None
+    plain = " " + re.sub(r"[^a-z0-9.]+", " ", text.lower()) + " "
+    if field == "gradient_checkpointing":
+        return "checkpointing" in plain
+    if field == "model_family":
+        return any(f" {' '.join(words)} " in plain for words, family in aliases.items() if family == value)
+    return False
 
 
 def _witnesses(field: str, value: Any, tokens: list[Any], hits: list[Any], aliases: Aliases) -> list[int]:

@@ -242,7 +242,7 @@ def stated_context(
     """What the text states; `asked` holds the positions of the tokens of its questions (see `gc_state`);
     `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one;
     `unstated`: the positions whose figures state no setting of the run (an environment line's "RTX 3090 24GB");
-    `unowned`: those told of another run or supposed (`own_run.not_own`), which state no GC state nor batch size;
+    `unowned`: those told of another run or supposed (`own_run.not_own`), which state no GC state, batch size or step;
     `told_past`: the tokens the sentence reader tells as past (a GC state there gives way to one told after it)."""
     spans = _by_concept(hits)
     on_or_off = on_or_off_asked(spans)
@@ -252,8 +252,8 @@ def stated_context(
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized | _card_numbers(tokens, spans)
     bound = frozenset(h.end for c in _NUMBERED for h in spans.get(c, _NONE))  # right after a fact's own word
     previewed, preview_words = preview_step_counts(tokens, spans)
-    step = failing_step(tokens, spans, used, timed | previewed | ranges(tokens, spans), failed, BUCKET_SIZES,
-                        skip=preview_words, bound=bound)
+    unsaid = timed | previewed | ranges(tokens, spans) | unowned  # no number of these is the failing step
+    step = failing_step(tokens, spans, used, unsaid, failed, BUCKET_SIZES, skip=preview_words, bound=bound)
     probe = used | unowned
     batch = _batch_size(tokens, spans, probe)
     used |= probe - unowned

@@ -215,3 +215,49 @@ def test_a_config_wins_over_the_text(client: TestClient, lang: str, text: str) -
     assert "enable-gradient-checkpointing" not in [s["id"] for s in answer["steps"]]
     assert {f for c in answer["conflicts"] for f in c["fields"]} >= {"gradient_checkpointing", "batch_size"}
     assert "8" not in _texts(answer)
+
+
+# --- 7. GC only asked about; another setting's number beside the batch size (guards: both held on main) ------------
+
+ASKED = [
+    ("en", "Should I turn gradient checkpointing on? I get CUDA out of memory at step 2"),
+    ("es", "¿Debería activar el gradient checkpointing? Me da CUDA out of memory en el paso 2"),
+    ("pt", "Devo ligar o gradient checkpointing? Dá CUDA out of memory no passo 2"),
+    ("fr", "Je devrais activer le gradient checkpointing ? J'ai un CUDA out of memory au step 2"),
+    ("de", "Soll ich Gradient Checkpointing einschalten? Ich bekomme CUDA out of memory bei Step 2"),
+    ("ko", "gradient checkpointing 켜야 하나요? 2스텝에서 CUDA out of memory 나요"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), ASKED)
+def test_gc_only_asked_about_is_no_state(client: TestClient, lang: str, text: str) -> None:
+    answer = _diagnose(client, lang, text)
+    assert "gradient_checkpointing" not in answer["context"], answer["context"]
+    assert answer["steps"][0]["id"] == "enable-gradient-checkpointing"
+    assert answer["steps"][0]["reason"]["rule"] == "gc-first"
+
+
+SETTINGS = [
+    ("en", "OOM at step 2. rank 32, gradient accumulation 8, lr 1e-4, batch size 1"),
+    ("es", "OOM en el paso 2. rank 32, gradient accumulation 8, batch size 1"),
+    ("pt", "OOM no passo 2. rank 32, acumulação de gradiente 8, batch size 1"),
+    ("fr", "OOM au step 2. rank 32, accumulation de gradient 8, batch size 1"),
+    ("de", "OOM bei Step 2. Rank 32, Gradient Accumulation 8, Batch Size 1"),
+    ("ko", "2스텝에서 OOM. 랭크 32, 그래디언트 누적 8, 배치 사이즈 1"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), SETTINGS)
+def test_another_settings_number_is_not_the_batch_size(client: TestClient, lang: str, text: str) -> None:
+    answer = _diagnose(client, lang, text)
+    assert answer["context"].get("batch_size") == 1 and answer["context"].get("step") == 2, answer["context"]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("2스텝에서 OOM 나는데 배치 사이즈 4로 하면 어떨까요?", 4),
+    ("배치 사이즈 8로 올려도 괜찮을까요? 지금은 2스텝에서 OOM 나요", 8),
+])
+def test_a_korean_supposition_told_after_its_clause_states_no_batch(client: TestClient, text: str, value: int) -> None:
+    answer = _diagnose(client, "ko", text)
+    assert answer["context"].get("batch_size") != value, answer["context"]
+    assert answer["context"].get("step") == 2
