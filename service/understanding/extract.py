@@ -252,7 +252,7 @@ def stated_context(
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized | _card_numbers(tokens, spans)
     bound = frozenset(h.end for c in _NUMBERED for h in spans.get(c, _NONE))  # right after a fact's own word
     previewed, preview_words = preview_step_counts(tokens, spans)
-    unsaid = timed | previewed | ranges(tokens, spans) | unowned  # no number of these is the failing step
+    unsaid = timed | previewed | ranges(tokens, spans) | unowned | _totals(tokens, spans)  # none is the failing step
     step = failing_step(tokens, spans, used, unsaid, failed, BUCKET_SIZES, skip=preview_words, bound=bound)
     probe = used | unowned
     batch = _batch_size(tokens, spans, probe)
@@ -279,6 +279,12 @@ def stated_context(
         control_images=controls,
         on_or_off=on_or_off,
     )
+
+
+def _totals(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
+    """The run's length after a count of it ("900 of 3000 steps", "900 von 3000", "paso 2 de 10"): no failing step."""
+    return frozenset(h.end for h in spans.get("counter", _NONE) if h.start > 0 and h.end < len(tokens)
+                     and tokens[h.start - 1].number is not None and tokens[h.end].number is not None)
 
 
 def _card_numbers(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:

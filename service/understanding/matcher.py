@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from ..content.models import Avoided, Content
 from . import tables
-from .analysis import Analyzer, normalize, split_tokens
+from .analysis import Analyzer, Token, normalize, split_tokens
 from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
@@ -257,14 +257,8 @@ def understand(
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
     hits = of_the_training(reader.rules.subjects, reading, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
-    unowned = not_own(reading, hits, others)  # another person's run, a supposition: no setting of the user's job
-    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine, unowned,
-                     lines := Lines())  # (read once)
-    words = [t.forms[-1] if t.hangul else t.text for t in tokens]
-    family, families = matcher.aliases.find(words)
-    if families > 1 or (family is not None and unowned):
-        family = own_family(matcher.aliases.find, words, unowned)
-    family = family if family is not None else _pasted_family(matcher, pasted)
+    stated, alien = _stated(matcher, text, parts, reading, hits, others, log, caches, pasted, machine, lines := Lines())
+    family, families = _family(matcher, tokens, alien, pasted)  # (alien: words told of another run, `own_run`)
     features = _features(text, stated, log, families)
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
@@ -335,13 +329,15 @@ def _implied(matcher: Matcher, hits: list[Hit], reading: Reading, features: froz
 
 
 def _stated(
-    matcher: Matcher, text: str, parts: Parts, reading: Reading, hits: list[Hit], log: LogReading, caches: Caches,
-    pasted: Pasted, machine: frozenset[int], unowned: frozenset[int], lines: Lines | None = None,
-) -> Stated:
+    matcher: Matcher, text: str, parts: Parts, reading: Reading, hits: list[Hit], others: list[Hit], log: LogReading,
+    caches: Caches, pasted: Pasted, machine: frozenset[int], lines: Lines | None = None,
+) -> tuple[Stated, frozenset[int]]:
     """The context the text states; in a pasted log, the step from the progress bars or the user's first line. A
     setting pasted from a trainer's config or command line is that run's setting, whatever the words around it. The
     figures of a line listing the machine (`machine`: "RTX 3090 24GB") state none, nor the words told of another run or
-    supposed (`unowned`, `own_run.not_own`) a GC state or a batch size."""
+    supposed (`own_run.not_own` of the `others` words) a GC state, a batch size or a step: those words' positions are
+    returned with it (no family is read there either)."""
+    unowned = not_own(reading, hits, others)
     prose, lang = parts.prose, reading.lang
     # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
     unstated = frozenset(i for k in machine for i in range(reading.sentences[k].start, reading.sentences[k].end))
@@ -361,7 +357,18 @@ def _stated(
         step = counter_step(prose, matcher.counter)
     # one copy of the frozen `Stated` for every change (each `replace` costs its `__init__`)
     changes = {"step": step, **pasted.values} if step != stated.step else pasted.values
-    return replace(stated, **changes) if changes else stated
+    return (replace(stated, **changes) if changes else stated), unowned
+
+
+def _family(matcher: Matcher, tokens: list[Token], unowned: frozenset[int], pasted: Pasted) -> tuple[str | None, int]:
+    """The model family the text names, and how many it names: the longest alias; with several named, or one named
+    where a setting is not the user's (`own_run.not_own`), the one the user's own words name alone (else unknown);
+    with none named, the one a paste names."""
+    words = [t.forms[-1] if t.hangul else t.text for t in tokens]
+    family, families = matcher.aliases.find(words)
+    if families > 1 or (family is not None and unowned):
+        family = own_family(matcher.aliases.find, words, unowned)
+    return (family if family is not None else _pasted_family(matcher, pasted)), families
 
 
 def _pasted_family(matcher: Matcher, pasted: Pasted) -> str | None:

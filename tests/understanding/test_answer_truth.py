@@ -261,3 +261,18 @@ def test_a_korean_supposition_told_after_its_clause_states_no_batch(client: Test
     answer = _diagnose(client, "ko", text)
     assert answer["context"].get("batch_size") != value, answer["context"]
     assert answer["context"].get("step") == 2
+
+
+# --- 8. a run's length after a count of it is not the failing step ----------------------------------------------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "OOM after 900 of 3000 steps"),
+    ("es", "OOM en el paso 900 de 3000"),
+    ("pt", "OOM no passo 900 de 3000"),
+    ("de", "OOM nach 900 von 3000 Steps"),
+    ("fr", "OOM au step 900 sur 3000"),
+    ("ko", "3000스텝 중 900스텝에서 OOM"),
+])
+def test_the_runs_length_is_not_the_failing_step(client: TestClient, lang: str, text: str) -> None:
+    answer = _diagnose(client, lang, text)
+    assert answer["context"].get("step") == 900, answer["context"]
