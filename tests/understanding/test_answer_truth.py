@@ -255,7 +255,7 @@ def test_another_settings_number_is_not_the_batch_size(client: TestClient, lang:
 
 @pytest.mark.parametrize(("text", "value"), [
     ("2스텝에서 OOM 나는데 배치 사이즈 4로 하면 어떨까요?", 4),
-    ("배치 사이즈 8로 올려도 괜찮을까요? 지금은 2스텝에서 OOM 나요", 8),
+    ("배치 사이즈 8로 올려보면 어떨까요? 지금은 2스텝에서 OOM 나요", 8),
 ])
 def test_a_korean_supposition_told_after_its_clause_states_no_batch(client: TestClient, text: str, value: int) -> None:
     answer = _diagnose(client, "ko", text)
