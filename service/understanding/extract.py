@@ -82,7 +82,8 @@ def _by_concept(hits: list[Hit]) -> dict[str, list[Hit]]:
 
 
 def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int], on_or_off: bool,
-             starts: frozenset[int] = frozenset(), told_past: frozenset[int] = frozenset()) -> bool | None:
+             starts: frozenset[int] = frozenset(), unowned: frozenset[int] = frozenset(),
+             told_past: frozenset[int] = frozenset()) -> bool | None:
     """On/off said of gradient checkpointing: an on/off word near a GC mention, negation flips it (`gc_words.negated`).
 
     `asked` holds the positions of the tokens of the sentences that ask a question (`starts`, where each sentence
@@ -90,13 +91,16 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     `on_or_off_asked(spans)`, computed once by the caller. A word that only names a change asked about, wished or
     planned ("should I turn it off", "I'd like to disable", "does enabling GC hurt?") states nothing. A state
     that was ("it was off, now it's on"; "I had GC on, switched it off"), or told in a sentence's past (`told_past`:
-    "last month I had OOMs with GC off, so now I keep GC on"), gives way to one told after it; a state told now of a
-    story's pronoun ("the last time I disabled it I got an OOM, so now I have it on") is GC's however far the mention
-    is, when no other switch is named between them.
+    "last month I had OOMs with GC off, so now I keep GC on"; "I used to have GC off, but I turned it on"), gives way to
+    one told after it; a state told now of a story's pronoun ("the last time I disabled it I got an OOM, so now I have
+    it on") is GC's however far the mention is, when no other switch is named between them. A mention or an on/off word
+    of another person's run or of a supposition (`unowned`, `own_run.not_own`) says nothing.
     Long on purpose: one pass over the on/off words, each read where its neighbours are known (the mention, a
     pronoun it stands for, a lasting state, a question, a proposal, a negation, a past marker).
     """
     gcs = spans.get("gc")
+    if gcs and unowned:
+        gcs = [g for g in gcs if g.start not in unowned]
     if not gcs:
         return None
     if on_or_off or unsure(spans, gcs, tokens):
@@ -115,7 +119,7 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     # the words of a lasting state ("left it on by default", "von Anfang an", `처음부터`) count no distance
     lasting = frozenset(i for h in spans.get("lasting", _NONE) for i in range(h.start, h.end))
     prepositions = {h.start for h in spans.get("avoid", _NONE)}  # "without", "sin": "ya sin GC" is "right away"
-    unchanged = {i for h in spans.get("unchanged", _NONE) for i in range(h.start, h.end)}
+    unchanged = {i for h in spans.get("unchanged", _NONE) for i in range(h.start, h.end)} | unowned  # (no state)
     inside = {i for hs in spans.values() for h in hs if h.end - h.start > 1 for i in range(h.start, h.end)}
     pronouns = [p for p in spans.get("it", _NONE) if p.start not in inside]  # not the "it" of "s/it"
     past_at = told_past or frozenset(p.start for p in pasts)  # where a past is told (`story_now`)
@@ -154,7 +158,7 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
             if dist > 2 and not named_after and preposition_before(word, gcs, tokens):
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
             negated = negated_by(word, negations, nevers, tokens) or denied_across(word, gcs, spans, tokens)
-            past = any(_was(p, word, tokens, nows, switches) for p in pasts) or word.start in told_past
+            past = word.start in told_past or any(_was(p, word, tokens, nows, switches) for p in pasts)
             change = names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
             # A state told in so many words: no change named, no past, no preposition ("sin", "on character").
             firm = not (change or past or word.start in prepositions or (dist > 1 and short_word(word, tokens)))
@@ -240,13 +244,15 @@ def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> boo
 
 def stated_context(
     tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False,
-    unstated: frozenset[int] = frozenset(), starts: frozenset[int] = frozenset(),
+    unstated: frozenset[int] = frozenset(), starts: frozenset[int] = frozenset(), unowned: frozenset[int] = frozenset(),
     told_past: frozenset[int] = frozenset(),
 ) -> Stated:
     """What the text states; `asked` holds the positions of the tokens of its questions, `told_past` those its
     sentences tell as past (see `gc_state`);
     `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one;
-    `unstated`: the positions whose figures state no setting of the run (an environment line's "RTX 3090 24GB")."""
+    `unstated`: the positions whose figures state no setting of the run (an environment line's "RTX 3090 24GB");
+    `unowned`: those told of another run or supposed (`own_run.not_own`), which state no GC state, batch size or step;
+    `told_past`: the tokens the sentence reader tells as past (a GC state there gives way to one told after it)."""
     spans = _by_concept(hits)
     on_or_off = on_or_off_asked(spans)
     used: set[int] = set(unstated)
@@ -255,9 +261,11 @@ def stated_context(
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized | _card_numbers(tokens, spans)
     bound = frozenset(h.end for c in _NUMBERED for h in spans.get(c, _NONE))  # right after a fact's own word
     previewed, preview_words = preview_step_counts(tokens, spans)
-    step = failing_step(tokens, spans, used, timed | previewed | ranges(tokens, spans), failed, BUCKET_SIZES,
-                        skip=preview_words, bound=bound)
-    batch = _batch_size(tokens, spans, used)
+    unsaid = timed | previewed | ranges(tokens, spans) | unowned | _totals(tokens, spans)  # none is the failing step
+    step = failing_step(tokens, spans, used, unsaid, failed, BUCKET_SIZES, skip=preview_words, bound=bound)
+    probe = used | unowned
+    batch = _batch_size(tokens, spans, probe)
+    used |= probe - unowned
     frames = None
     for hit in spans.get("frames", _NONE):
         key = "_" in tokens[hit.start].text  # a config key or flag (`--num_frames 93`) has its value after it
@@ -273,13 +281,19 @@ def stated_context(
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,
-        gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off, starts, told_past),
+        gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off, starts, unowned, told_past),
         batch_size=batch,
         resolutions=_resolutions(sizes, spans, after_bucket),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
         control_images=controls,
         on_or_off=on_or_off,
     )
+
+
+def _totals(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
+    """The run's length after a count of it ("900 of 3000 steps", "900 von 3000", "paso 2 de 10"): no failing step."""
+    return frozenset(h.end for h in spans.get("counter", _NONE) if h.start > 0 and h.end < len(tokens)
+                     and tokens[h.start - 1].number is not None and tokens[h.end].number is not None)
 
 
 def _card_numbers(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from ..content.models import Avoided, Content
 from . import tables
-from .analysis import Analyzer, normalize, split_tokens
+from .analysis import Analyzer, Token, normalize, split_tokens
 from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
@@ -55,6 +55,7 @@ from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
 from .outcome import outcome
+from .own_run import not_own, of_this_run, own_family
 from .pasted import Pasted, SettingTable, compile_settings, read_settings, setting_words
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
@@ -246,6 +247,7 @@ def understand(
     lang, tokens = reading.lang, reading.tokens
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
+    spotted, others = of_this_run(spotted)  # another run's words weigh in no reading but whose a setting is
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
     hits, machine, quiet, form = _unwrapped(matcher, reading, hits)
     reader = matcher.sentences
@@ -256,9 +258,8 @@ def understand(
     hits = of_the_training(reader.rules.subjects, reading, hits)
     log = as_told(log, text, parts.prose, reader.rules, reading, spotted, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
-    stated = _stated(matcher, text, parts, reading, hits, log, caches, pasted, machine, lines := Lines())  # (read once)
-    family, families = matcher.aliases.find([t.forms[-1] if t.hangul else t.text for t in tokens])
-    family = family if family is not None else _pasted_family(matcher, pasted)
+    stated, alien = _stated(matcher, text, parts, reading, hits, others, log, caches, pasted, machine, lines := Lines())
+    family, families = _family(matcher, tokens, alien, pasted)  # (alien: words told of another run, `own_run`)
     features = _features(text, stated, log, families)
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
@@ -329,18 +330,22 @@ def _implied(matcher: Matcher, hits: list[Hit], reading: Reading, features: froz
 
 
 def _stated(
-    matcher: Matcher, text: str, parts: Parts, reading: Reading, hits: list[Hit], log: LogReading, caches: Caches,
-    pasted: Pasted, machine: frozenset[int], lines: Lines | None = None,
-) -> Stated:
+    matcher: Matcher, text: str, parts: Parts, reading: Reading, hits: list[Hit], others: list[Hit], log: LogReading,
+    caches: Caches, pasted: Pasted, machine: frozenset[int], lines: Lines | None = None,
+) -> tuple[Stated, frozenset[int]]:
     """The context the text states; in a pasted log, the step from the progress bars or the user's first line. A
     setting pasted from a trainer's config or command line is that run's setting, whatever the words around it. The
-    figures of a line listing the machine (`machine`: "RTX 3090 24GB") state none."""
+    figures of a line listing the machine (`machine`: "RTX 3090 24GB") state none, nor the words told of another run or
+    supposed (`own_run.not_own` of the `others` words) a GC state, a batch size or a step: those words' positions are
+    returned with it (no family is read there either)."""
+    unowned = not_own(reading, hits, others)
     prose, lang = parts.prose, reading.lang
     # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
     unstated = frozenset(i for k in machine for i in range(reading.sentences[k].start, reading.sentences[k].end))
     starts = frozenset(s.start for s in reading.sentences[1:])
     stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
-                            unstated=unstated, starts=starts, told_past=reading.past)
+                            unstated=unstated, starts=starts, unowned=unowned,
+                            told_past=reading.past)
     step = stated.step
     if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
         # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no
@@ -353,7 +358,18 @@ def _stated(
         step = counter_step(prose, matcher.counter)
     # one copy of the frozen `Stated` for every change (each `replace` costs its `__init__`)
     changes = {"step": step, **pasted.values} if step != stated.step else pasted.values
-    return replace(stated, **changes) if changes else stated
+    return (replace(stated, **changes) if changes else stated), unowned
+
+
+def _family(matcher: Matcher, tokens: list[Token], unowned: frozenset[int], pasted: Pasted) -> tuple[str | None, int]:
+    """The model family the text names, and how many it names: the longest alias; with several named, or one named
+    where a setting is not the user's (`own_run.not_own`), the one the user's own words name alone (else unknown);
+    with none named, the one a paste names."""
+    words = [t.forms[-1] if t.hangul else t.text for t in tokens]
+    family, families = matcher.aliases.find(words)
+    if families > 1 or (family is not None and unowned):
+        family = own_family(matcher.aliases.find, words, unowned)
+    return (family if family is not None else _pasted_family(matcher, pasted)), families
 
 
 def _pasted_family(matcher: Matcher, pasted: Pasted) -> str | None:
