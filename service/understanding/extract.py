@@ -31,11 +31,10 @@ from .gc_words import (
 )
 from .gc_words import negated as negated_by
 from .lexicon import Hit
-from .pasted import keyed
 from .preview_steps import preview_step_counts
 from .stated_numbers import changed_to, count_near, current, failing_step, number_near, ranges, set_to
+from .stated_sizes import BUCKET_SIZES, bucket_list, sizes_named
 
-BUCKET_SIZES = frozenset({512, 640, 768, 896, 1024, 1152, 1280, 1536, 2048})
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
 _WINDOW = 3  # the widest gap of one short clause: "GC is now off", "gradient checkpointing was already on"
 _STATE_REACH = _WINDOW + 1  # an on/off word this close to a GC mention says its state
@@ -46,7 +45,6 @@ _KOREAN_PROPOSAL_BACK = 2  # Korean puts the proposal after the verb: `꺼도 �
 # `stated_numbers`. "batch size of 4" (a number before "batch" is rarely its size); "81 frames".
 _BATCH_NUMBER = (4, 1)
 _FRAMES_NUMBER = (3, 2)
-_BUCKET_REACH = 4  # a size this close to a bucket word is a bucket: "buckets 512, 768 and 1024"
 _NUMBERED = ("step", "batch", "frames", "bucket", "control")  # a number right after one is that fact's: "bs 4"
 
 
@@ -277,13 +275,13 @@ def stated_context(
         controls = count_near(tokens, hit, used, limit=16)
         if controls is not None:
             break
-    sizes, after_bucket = _sizes(tokens, spans, used, log_like)
+    sizes, after_bucket = sizes_named(tokens, spans, used, log_like)
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,
         gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off, starts, unowned, told_past),
         batch_size=batch,
-        resolutions=_resolutions(sizes, spans, after_bucket),
+        resolutions=bucket_list(sizes, spans, after_bucket),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
         control_images=controls,
         on_or_off=on_or_off,
@@ -329,37 +327,6 @@ def _batch_size(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int]
     return told[k][2]
 
 
-def _sizes(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], log_like: bool) -> tuple[list[int], bool]:
-    """The training sizes the text names, and whether one is named as the resolution ("bucket 1536", "Auflösung
-    1024", "1024px", `1024 버킷`)."""
-    buckets = spans.get("bucket", _NONE)
-    previews = spans.get("preview", _NONE)  # "the 1024px previews": a sample size, not the training size
-    sizes: list[int] = []
-    after_bucket = False
-    for i, tok in enumerate(tokens):
-        n = tok.number if tok.number is not None or not tok.text.endswith("px") else _pixels(tok.text)
-        if n is None or i in used or not (256 <= n <= 4096 and n % 64 == 0) or keyed(tokens, i, buckets):
-            continue
-        near_bucket = any(abs(i - b.start) <= _BUCKET_REACH for b in buckets)
-        if near_bucket or (n in BUCKET_SIZES and not log_like):
-            sizes.append(n)
-            named = (
-                not tok.text.isdigit()  # `1024px`, `1024er`
-                or any(b.end <= i <= b.end + 1 or (tokens[b.start].hangul and b.start == i + 1) for b in buckets)
-            )
-            after_bucket = after_bucket or (named and not any(abs(i - p.start) <= 2 for p in previews))
-    return sizes, after_bucket
-
-
-_PIXELS = re.compile(r"^(\d{3,4})px$")
-
-
-def _pixels(word: str) -> int | None:
-    """A size written with its unit (`1024px`)."""
-    m = _PIXELS.match(word) if word.endswith("px") else None
-    return int(m.group(1)) if m else None
-
-
 _ORDINAL_SURFACE = re.compile(r"^\d+[a-z]+$")
 
 
@@ -382,21 +349,6 @@ def _batch_positions(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozen
         ):
             out.add(i)
     return frozenset(out)
-
-
-def _resolutions(sizes: list[int], spans: dict[str, list[Hit]], after_bucket: bool) -> tuple[int, ...] | None:
-    """The bucket list the text states. One size named as one of the buckets ("the 1024 bucket", "when it
-    hits the bucket of 1536", an intermittent or largest-bucket OOM, one after steps ran fine: "fine for an hour,
-    then OOM, I suspect the 1536 pictures") is one of several, so it says nothing of the list; one size alone
-    ("Qwen Edit 1024", "at 768") or as the resolution ("resolution 1024",
-    "bucket 1536", "1024px") is the training size."""
-    unique = tuple(sorted(set(sizes)))
-    if len(unique) == 1 and (
-        not spans.keys().isdisjoint(("largest", "intermittent", "after_a_while"))
-        or ("bucket" in spans and (not after_bucket or "when" in spans))
-    ):
-        return None
-    return unique or None
 
 
 # The context fields a text states: every field of `Stated` but the two that only weigh the reading.

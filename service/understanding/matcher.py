@@ -68,10 +68,8 @@ from .titles import Lines, line_hits, title_concepts, title_vetoes
 from .told import near_the_failure, told_now
 from .wrapped import routine_lines
 
-__all__ = [
-    "Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
-    "prose_of", "understand",
-]
+__all__ = ["Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
+           "prose_of", "understand"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .extract import BUCKET_SIZES
 from .log_bars import BAR_COUNT
 from .logs import LogReading, looks_like_log
 from .pasted import setting_line
+from .stated_sizes import BUCKET_SIZES
 from .wrapped import NO_WRAPPING, Wrapping, spec_line, unwrap
 
 MAX_PROSE_LINES = 8
