@@ -288,6 +288,24 @@ def test_a_later_value_of_another_setting_leaves_the_batch_size(client: TestClie
     assert isinstance(context, dict) and context.get("batch_size") == 2
 
 
+# An effective, total or global batch size is the product of the batch size, the accumulation and the GPUs: its figure
+# is no batch size setting (the lead's probes, session 10: "my effective batch size is 16" read batch 16, and so did a
+# log's "Global batch size = 32")
+@pytest.mark.parametrize(("lang", "text", "batch"), [
+    ("en", "my effective batch size is 16 and it OOMs at step 3", None),
+    ("en", "effective batch size of 32 (bs 1 x grad accum 32), OOM at step 3", 1),
+    ("en", "Global batch size = 32\ntorch.OutOfMemoryError: CUDA out of memory", None),
+    ("es", "batch size 2 y acumulación 8, batch efectivo de 16, OOM en el paso 3", 2),
+    ("pt", "batch size 2, acumulação 8, batch efetivo 16, OOM no passo 3", 2),
+    ("fr", "batch size à 2, accumulation 8, donc un batch effectif de 16, OOM au step 3", 2),
+    ("de", "Batch Size 2, Accumulation 8, also effektive Batchgröße 16, OOM bei Schritt 3", 2),
+    ("ko", "배치 2, 누적 8이라 유효 배치 16인데 3스텝에서 OOM", 2),
+])
+def test_an_effective_batch_is_no_batch_size(client: TestClient, lang: str, text: str, batch: int | None) -> None:
+    context = diagnose(client, lang, text)["context"]
+    assert isinstance(context, dict) and context.get("batch_size") == batch
+
+
 # --- 9. "what else can I try" asks for the next levers ----------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
