@@ -98,7 +98,9 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     """
     gcs = spans.get("gc")
     if gcs and unowned:
-        gcs = [g for g in gcs if g.start not in unowned]
+        # a mention of another's run or a supposition says nothing, but a pronoun of the user's own story may still
+        # stand for it ("I'm scared to turn GC off again ... Now I have it on")
+        gcs = [g for g in gcs if g.start not in unowned] or [g for g in gcs if _story_after(g, spans, unowned)]
     if not gcs:
         return None
     if on_or_off or unsure(spans, gcs, tokens):
@@ -168,6 +170,11 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
 
 
 _Found = tuple[int, bool, int, int, bool, bool, bool]
+
+
+def _story_after(gc: Hit, spans: dict[str, list[Hit]], unowned: frozenset[int]) -> bool:
+    """Whether a "now" word of the user's own (not in `unowned`) comes after the mention `gc`."""
+    return any(n.start > gc.end and n.start not in unowned for n in spans.get("now", _NONE))
 
 
 def _state_now(found: list[_Found]) -> bool | None:

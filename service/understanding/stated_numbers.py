@@ -43,6 +43,23 @@ _STEP_FAILURE_REACH = 8  # "it dies at step 3", "OOM'd right on step 3 every tim
 _PASSED_REACH = 3  # "it gets through step 1", "el paso 1 lo termina", "1스텝은 통과": next to the step's number
 
 
+# A plural step word with its figure right after it is the run's length as a config writes it ("steps: 3000", "pasos
+# 2000", "Schritte 3000"), no step the failure is told at ("at step 3000", "after 3000 steps" still are): grammar, as
+# `_KOREAN_FROM` is (Korean has no plural; French "pas" is both)
+_PLURAL_STEPS = ("steps", "pasos", "passos", "étapes", "etapes", "schritte")
+_RUN_LENGTH = 100  # a run is this long at least: "steps 1 and 2 run fine" names steps, not a length
+
+
+def _a_setting(tokens: list[Token], hit: Hit, joins: Sequence[Hit], sizes: frozenset[int]) -> bool:
+    """Whether the step word at `hit` is a plural one with a run's length right after it, or after a join word
+    ("steps to 3000"; not a size: "200 pasos a 1024" is a preview's interval and its size)."""
+    if tokens[hit.end - 1].text not in _PLURAL_STEPS or hit.end >= len(tokens):
+        return False
+    at = next((j.end for j in joins if j.start == hit.end), hit.end)
+    n = tokens[at].number if at < len(tokens) else None
+    return n is not None and n >= _RUN_LENGTH and (at == hit.end or n not in sizes)
+
+
 def failing_step(
     tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], timed: frozenset[int], failed: bool,
     sizes: frozenset[int], skip: frozenset[int] = frozenset(), bound: frozenset[int] | None = None,
@@ -58,6 +75,7 @@ def failing_step(
     if not failures and not failed:
         return None
     passed = [h for h in spans.get("step_passed", _NONE)]
+    joins = spans.get("span_to", _NONE)
     # a count after a length word ("for 3000 steps", "durante 3000 pasos", "총 3000스텝") is the run's length
     lengths = frozenset(h.end for h in spans.get("run_length", _NONE))
     # ... and so is one beside a length word ("3000 steps in total", "3000 pasos en total", "3000 total steps")
@@ -65,7 +83,7 @@ def failing_step(
     found: list[tuple[bool, int, bool, int, int]] = []  # (told as passed, distance to a failure word, a count
     # before its word, order, position)
     for order, hit in enumerate(spans.get("step", _NONE)):
-        if hit.start in skip or hit.end in beside or hit.start in lengths:
+        if hit.start in skip or hit.end in beside or hit.start in lengths or _a_setting(tokens, hit, joins, sizes):
             continue
         probe: set[int] = set(used)
         korean = tokens[hit.start].hangul

@@ -306,6 +306,28 @@ def test_an_effective_batch_is_no_batch_size(client: TestClient, lang: str, text
     assert isinstance(context, dict) and context.get("batch_size") == batch
 
 
+# A plural step word with a run's length after it is the config's total ("steps: 3000"), no step the failure is told
+# at: it read step 3000 and a late OOM, and the answer would have told the user their OOM came at step 3000 (the
+# lead's probes, session 10); a step the failure is told at still is one
+@pytest.mark.parametrize(("lang", "text", "step"), [
+    ("en", "steps: 3000, lr 1e-4, OOM right away", None),
+    ("en", "I set steps to 3000 and it OOMs at the start", None),
+    ("en", "batch_size 1, steps 3000, OOM", None),
+    ("en", "steps 3000, and it OOMs at step 3", 3),
+    ("en", "OOM at step 2500", 2500),
+    ("es", "puse pasos a 3000 y me da OOM al principio", None),
+    ("pt", "coloquei passos 3000, batch 1, deu OOM", None),
+    ("fr", "étapes 3000, OOM direct", None),
+    ("de", "Schritte auf 3000, sofort OOM", None),
+    ("de", "Schritte auf 3000, OOM bei Schritt 4", 4),
+])
+def test_a_run_length_written_as_a_setting_is_no_failing_step(
+    client: TestClient, lang: str, text: str, step: int | None
+) -> None:
+    context = diagnose(client, lang, text)["context"]
+    assert isinstance(context, dict) and context.get("step") == step
+
+
 # --- 9. "what else can I try" asks for the next levers ----------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "text"), [
