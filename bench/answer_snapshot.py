@@ -18,8 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from query_sets import is_check_key
-from understanding_snapshot import _queries
+from query_sets import is_check_key, queries
 
 
 def snapshot() -> dict[str, Any]:
@@ -30,7 +29,7 @@ def snapshot() -> dict[str, Any]:
 
     rt = load_runtime(Settings())
     out = {}
-    for key, lang, text in _queries():
+    for key, lang, text in queries():
         neg = Negotiated(lang, None, None)
         out[key] = {
             "d": answer_diagnosis(rt.index, rt.catalogs, neg, query=text, caches=rt.caches),

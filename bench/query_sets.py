@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 SETS = (
     *sorted((ROOT / "tests" / "understanding").glob("*.yaml")),
@@ -28,3 +30,13 @@ def is_check_key(key: str) -> bool:
     name, _, rest = key.lstrip(".").partition(".yaml:")
     digits = rest[: len(rest) - len(rest.lstrip("0123456789"))]
     return bool(digits) and is_check(name, int(digits))
+
+
+def queries() -> list[tuple[str, str, str]]:
+    """(set:number, lang, text) for every query of every set, check items included (`is_check_key` tells them)."""
+    out = []
+    for path in SETS:
+        items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        for i, item in enumerate(items):
+            out.append((f"{path.name}:{i}", item["lang"], item["q"]))
+    return out

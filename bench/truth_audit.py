@@ -34,7 +34,7 @@ from collections import Counter
 from typing import Any
 
 import yaml
-from query_sets import ROOT, SETS, is_check
+from query_sets import ROOT, is_check_key, queries
 
 NUMERIC = ("step", "batch_size", "num_frames", "control_images", "gradient_accumulation", "sample_every",
            "sample_steps")
@@ -60,12 +60,11 @@ def _items() -> tuple[list[tuple[str, str, str]], Counter[str]]:
     """The dev items of every set and the probes; the check items only counted, per set."""
     out: list[tuple[str, str, str]] = []
     hidden: Counter[str] = Counter()
-    for path in SETS:
-        for i, item in enumerate(yaml.safe_load(path.read_text(encoding="utf-8")) or []):
-            if is_check(path.name, i):
-                hidden[path.name] += 1
-                continue
-            out.append((f"{path.name}:{i}", item["lang"], item["q"]))
+    for key, lang, text in queries():
+        if is_check_key(key):
+            hidden[key.partition(":")[0]] += 1
+        else:
+            out.append((key, lang, text))
     return out + _probe_items(), hidden
 
 

@@ -20,20 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-from query_sets import SETS, is_check_key
+from query_sets import is_check_key, queries
 
 TOLERANCE = 1e-9
-
-
-def _queries() -> list[tuple[str, str, str]]:
-    """(set:number, lang, text) for every query of every set."""
-    out = []
-    for path in SETS:
-        items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
-        for i, item in enumerate(items):
-            out.append((f"{path.name}:{i}", item["lang"], item["q"]))
-    return out
 
 
 def _plain(value: Any) -> Any:
@@ -56,7 +45,7 @@ def snapshot() -> dict[str, Any]:
     runtime = load_runtime(Settings())
     matcher = runtime.index.matcher
     out: dict[str, Any] = {}
-    for key, lang, text in _queries():
+    for key, lang, text in queries():
         u = understand(matcher, text, lang, runtime.caches)
         out[key] = {
             "q": text[:120],

@@ -41,6 +41,12 @@ class Token:
     lingua: bool = False
 
 
+# Korean endings that close a clause (`놨는데`, `켰고`, `느려서`, `했는데`): grammar the vocabulary cannot hold (a known
+# Hangul word re-segments every word that ends with it). Read by `extract` (a modal after them asks about another
+# clause) and `own_run` (another person's clause ends there).
+KOREAN_CLAUSE_ENDS = ("는데", "은데", "인데", "니까", "지만", "고", "서")
+
+
 class Analyzer:
     """Turns text into tokens with per-stream forms, using the vocabulary of every language.
 

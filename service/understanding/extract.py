@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .analysis import Token
+from .analysis import KOREAN_CLAUSE_ENDS, Token
 from .gc_words import (
     across,
     denied_across,
@@ -231,14 +231,10 @@ def _asks(ask: Hit, word: Hit, tokens: list[Token], asked: frozenset[int]) -> bo
         return (
             0 < ask.start - word.end <= 4
             and all(i in asked for i in (*between, ask.start))
-            and not any(tokens[i].text.endswith(_KOREAN_CLAUSE_ENDS) for i in between)
+            and not any(tokens[i].text.endswith(KOREAN_CLAUSE_ENDS) for i in between)
         )
     gap = word.start - ask.end
     return gap >= 0 and (gap <= 4 or (gap <= 10 and all(i in asked for i in range(ask.end, word.end))))
-
-
-# Korean endings that close a clause (`놨는데`, `켰고`, `느려서`): a modal after them asks about another clause.
-_KOREAN_CLAUSE_ENDS = ("는데", "은데", "인데", "니까", "지만", "고", "서")
 
 
 def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from .analysis import Token
+from .analysis import KOREAN_CLAUSE_ENDS, Token
 from .lexicon import Hit
 from .sentences import Reading
 
@@ -22,8 +22,6 @@ REPLACED = "replaced"  # concepts.yaml: instead of, switched from, en lugar de, 
 SUPPOSED_AFTER = "supposed_after"  # concepts.yaml: 어떨까요, 괜찮을까요 (after the clause it supposes)
 _OWN_RUN = frozenset({NOT_THIS_RUN, REPLACED, SUPPOSED_AFTER})
 _REPLACED_REACH = 2  # the words of a model's name or a number: "instead of qwen edit", "switched from 4"
-# Korean endings that close a clause (`했는데`, `쓰고`): another person's clause ends there
-_KOREAN_CLAUSE_ENDS = ("는데", "은데", "인데", "니까", "지만", "고", "서")
 
 
 def of_this_run(hits: list[Hit]) -> tuple[list[Hit], list[Hit]]:
@@ -67,7 +65,7 @@ def not_own(reading: Reading, hits: Sequence[Hit], others: Sequence[Hit]) -> fro
 
 def _closes_clause(token: Token) -> bool:
     """A Korean word whose ending closes a clause (`했는데`, `쓰고`), not the particle of a place (`4090에서`)."""
-    return token.hangul and token.text.endswith(_KOREAN_CLAUSE_ENDS) and not token.text.endswith("에서")
+    return token.hangul and token.text.endswith(KOREAN_CLAUSE_ENDS) and not token.text.endswith("에서")
 
 
 def _clause_before(reading: Reading, at: int, start: int) -> range:
