@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..content.models import Avoided
 from ..content.sentence_models import Spill
@@ -15,6 +15,8 @@ from .analysis import Token
 from .lexicon import Hit
 from .logs import LogReading
 from .sentences import Reading
+
+T = TypeVar("T")
 
 Outside = tuple[tuple[frozenset[str], frozenset[str]], ...]  # (any of these, unless one of these)
 Implies = tuple[tuple[frozenset[str], str], ...]  # (all of these, then this)
@@ -28,12 +30,12 @@ def in_domain(present: frozenset[str], log: LogReading, domain: frozenset[str], 
         lambda: all(present.isdisjoint(subject) or not present.isdisjoint(unless) for subject, unless in outside)))
 
 
-def _held(table: dict[Any, tuple[Outside, bool]], key: Any, outside: Outside, compute: Callable[[], bool]) -> bool:
-    """A pure function of the rules `outside` and sets of concept names, remembered as `implied` is (same bound)."""
-    if (held := table.get(key)) is None or held[0] is not outside:  # (the entry holds the rules: the id is theirs)
+def _held(table: dict[Any, tuple[Any, T]], key: Any, rules: object, compute: Callable[[], T]) -> T:
+    """`compute()`, pure in the index's `rules` and `key`'s concept sets, kept in `table` (`IMPLIED_MEMO` bound)."""
+    if (held := table.get(key)) is None or held[0] is not rules:  # (the entry holds the rules: the id is theirs)
         if len(table) >= IMPLIED_MEMO:
             table.clear()
-        held = table[key] = (outside, compute())
+        held = table[key] = (rules, compute())
     return held[1]
 
 
@@ -132,24 +134,22 @@ def implied(concepts: Iterable[str], implies: Implies) -> set[str]:
     A pure function of the index's rules and a small set of concept names, remembered (`_IMPLIED`): a query calls it
     for each sentence and each reading of its concepts (~8 times, ~5 us each over the ~150 rules)."""
     given = frozenset(concepts)
-    key = (id(implies), given)
+    added: tuple[str, ...] = _held(_IMPLIED, (id(implies), given), implies, lambda: _adds(given, implies))
+    return set(given).union(added)
+
+
+def _adds(given: frozenset[str], implies: Implies) -> tuple[str, ...]:
+    """What the `implies` rules add to `given`, each rule seeing what the earlier ones added."""
     out = set(given)
-    held = _IMPLIED.get(key)
-    if held is not None and held[0] is implies:  # (the entry holds the rules: their id names no other table)
-        out.update(held[1])
-        return out
     for needed, then in implies:
         if needed <= out:
             out.add(then)
-    if len(_IMPLIED) >= IMPLIED_MEMO:
-        _IMPLIED.clear()  # bounded: ~460 sets of concepts on queries.yaml, ~1,550 on queries_more.yaml
-    _IMPLIED[key] = (implies, tuple(out - given))
-    return out
+    return tuple(out - given)
 
 
-IMPLIED_MEMO = 2048  # entries of `_IMPLIED` at most (~1 KB each: a set of concepts and what it implies)
-_IMPLIED: dict[tuple[int, frozenset[str]], tuple[Implies, tuple[str, ...]]] = {}
-_SCANS: dict[Any, tuple[Outside, bool]] = {}  # `in_domain`'s and `title_veto`'s scans of their rules (`_held`)
+IMPLIED_MEMO = 2048  # entries of a memo table at most (~1 KB each; ~460 sets of concepts on queries.yaml in `_IMPLIED`)
+_IMPLIED: dict[Any, tuple[Any, tuple[str, ...]]] = {}
+_SCANS: dict[Any, tuple[Any, bool]] = {}  # `in_domain`'s and `title_veto`'s scans of their rules (`_held`)
 
 
 def title_veto(title: frozenset[str], features: frozenset[str], outside: Outside,
