@@ -248,8 +248,7 @@ def stated_context(
     unstated: frozenset[int] = frozenset(), starts: frozenset[int] = frozenset(), unowned: frozenset[int] = frozenset(),
     told_past: frozenset[int] = frozenset(),
 ) -> Stated:
-    """What the text states; `asked` holds the positions of the tokens of its questions, `told_past` those its
-    sentences tell as past (see `gc_state`);
+    """What the text states; `asked` holds the positions of the tokens of its questions;
     `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one;
     `unstated`: the positions whose figures state no setting of the run (an environment line's "RTX 3090 24GB");
     `unowned`: those told of another run or supposed (`own_run.not_own`), which state no GC state, batch size or step;
