@@ -19,6 +19,8 @@ from .log_rules import GPU_OOM
 from .logs import LogReading
 from .sentences import Reading
 
+_GPU = frozenset(GPU_OOM)  # the log signals of a GPU out-of-memory
+
 
 def as_told(log: LogReading, text: str, prose: str, rules: SentenceRules, reading: Reading, spotted: list[Hit],
             hits: list[Hit]) -> LogReading:
@@ -34,11 +36,10 @@ def as_told(log: LogReading, text: str, prose: str, rules: SentenceRules, readin
     if any(h.concept in names and any(p.concept in present and p.end <= h.start and reading.sentence_of(p.start)
                                       == reading.sentence_of(h.start) for p in spotted) for h in spotted):
         return log  # told after a word of the present ("tenía miedo de que pasara y ahora peta con CUDA out of memory")
-    gpu = frozenset(GPU_OOM)
-    if any(s.data for s in log.signals if s.id in gpu):
+    if any(s.data for s in log.signals if s.id in _GPU):
         return log  # the message with its figures ("Tried to allocate 20.00 MiB"): the program's words, not the user's
     own = set(prose.splitlines())
     if any(line.strip() and line not in own for line in text.splitlines()):
         return log  # a log is pasted: its OOM is the run's, whatever line names it
-    return replace(log, gpu_oom=False, signals=tuple(s for s in log.signals if s.id not in gpu),
+    return replace(log, gpu_oom=False, signals=tuple(s for s in log.signals if s.id not in _GPU),
                    phase=log.phase if log.not_gpu_oom else None)
