@@ -52,7 +52,7 @@ class SentenceMarkers(BaseModel):
       `expected_headings` those whose section tells what should happen, not what does ("### Expected behavior"),
       and `routine_headings` those whose section is the form's routine: the steps that reproduce it ("###
       Reproduction": "1. Start the job with my config") and the machine's environment ("### System Info"), whose
-      training is no subject of the post (`gate.template_routine`);
+      training is no subject of the post (`quiet_lines.template_routine`);
     - `salutations`: a greeting, a thank-you or a sign-off as a line of its own ("Hi everyone,", "Thanks in advance!",
       "Best regards,"): no sentence of the post (a name under a sign-off neither);
     - `updates`: what opens an update line ("EDIT:", "Update:", "수정:"): the post's problem goes on, so its "still"
@@ -191,7 +191,7 @@ class SentenceRules(BaseModel):
     specs: tuple[Key, ...] = ()
     updated: tuple[Key, ...] = ()  # concepts an update line ("EDIT: still happens") tells of the post's time only
     # concepts a template's routine section ("1. Start the job with my config", "- Trainer: ai-toolkit") names as the
-    # subject of what the post tells (`gate.template_routine`)
+    # subject of what the post tells (`quiet_lines.template_routine`)
     routine: tuple[Key, ...] = ()
     alone: dict[Key, Key] = {}  # a word that tells its concept only as the post's first sentence ("Solved!")
     spills: tuple[Spill, ...] = ()

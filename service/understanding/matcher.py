@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from ..content.models import Avoided, Content
 from . import tables
-from .analysis import Analyzer, Token, normalize, split_tokens
+from .analysis import Analyzer, normalize, split_tokens
 from .caches import NO_CACHE, Caches
 from .extract import Stated, stated_context
 from .features import features_of, input_of
@@ -34,31 +34,33 @@ from .gate import (
     figure_units,
     implied,
     in_domain,
-    machine_lines,
-    machine_specs,
     opening,
     outside_phrases,
-    quiet_routine,
-    quiet_updates,
-    routine_only,
     side_remarks,
     spilled,
     stated_only,
-    template_routine,
     title_veto,
     told_hits,
     unavoided,
-    updates,
 )
 from .judged import denied_effects
 from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
 from .outcome import outcome
-from .own_run import not_own, of_this_run, own_family
+from .own_run import family_named, not_own, of_this_run
 from .pasted import Pasted, SettingTable, compile_settings, read_settings, setting_words
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
+from .quiet_lines import (
+    machine_lines,
+    machine_specs,
+    quiet_routine,
+    quiet_updates,
+    routine_only,
+    template_routine,
+    updates,
+)
 from .rank import Scored, Target, rank, similarity
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, read_sentences
@@ -257,7 +259,8 @@ def understand(
     log = as_told(log, text, parts.prose, reader.rules, reading, spotted, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
     stated, alien = _stated(matcher, text, parts, reading, hits, others, log, caches, pasted, machine, lines := Lines())
-    family, families = _family(matcher, tokens, alien, pasted)  # (alien: words told of another run, `own_run`)
+    # (alien: the words told of another run, `own_run`)
+    family, families = family_named(matcher.aliases.find, tokens, alien, pasted)
     features = _features(text, stated, log, families)
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
@@ -297,9 +300,9 @@ def _unwrapped(matcher: Matcher, reading: Reading, hits: list[Hit]) -> tuple[lis
                                                                              frozenset[int]]:
     """The hits without what a post's wrapping names: the specs of its environment lines, a word told only alone
     ("Solved!") inside a sentence, an update line's opener, the routine of a template's reproduction steps and
-    environment; with the machine's lines, the quiet routine lines (`gate.machine_lines`, `gate.quiet_routine`) and
-    the form's lines: those and the updates that tell nothing new (`gate.quiet_updates`), whose words are no subject
-    of the post and weigh in no target's likeness to it."""
+    environment; with the machine's lines, the quiet routine lines (`quiet_lines.machine_lines`, `quiet_routine`) and
+    the form's lines: those and the updates that tell nothing new (`quiet_lines.quiet_updates`), whose words are no
+    subject of the post and weigh in no target's likeness to it."""
     rules = matcher.sentences.rules
     machine = machine_lines(rules.events, reading, hits)
     hits = alone(rules.alone, reading, machine_specs(rules.specs, machine, reading, hits))
@@ -356,29 +359,6 @@ def _stated(
     # one copy of the frozen `Stated` for every change (each `replace` costs its `__init__`)
     changes = {"step": step, **pasted.values} if step != stated.step else pasted.values
     return (replace(stated, **changes) if changes else stated), unowned
-
-
-def _family(matcher: Matcher, tokens: list[Token], unowned: frozenset[int], pasted: Pasted) -> tuple[str | None, int]:
-    """The model family the text names, and how many it names: the longest alias; with several named, or one named
-    where a setting is not the user's (`own_run.not_own`), the one the user's own words name alone (else unknown);
-    with none named, the one a paste names."""
-    words = [t.forms[-1] if t.hangul else t.text for t in tokens]
-    family, families = matcher.aliases.find(words)
-    if families > 1 or (family is not None and unowned):
-        family = own_family(matcher.aliases.find, words, unowned)
-    return (family if family is not None else _pasted_family(matcher, pasted)), families
-
-
-def _pasted_family(matcher: Matcher, pasted: Pasted) -> str | None:
-    """The model family a paste names: a switch that picks it (`"sdxl": true`), else the first model key's value
-    or training script whose words hold a family's alias (`"model_type": "FLUX_DEV_1"`, `flux_train_network.py`)."""
-    if pasted.family is not None:
-        return pasted.family
-    for model in pasted.models:
-        family, _ = matcher.aliases.find(split_tokens(normalize(re.sub(r"[_/\\]", " ", model))))
-        if family is not None:
-            return family
-    return None
 
 
 def _features(text: str, stated: Stated, log: LogReading, families: int) -> frozenset[str]:

@@ -10,11 +10,13 @@ those words; `extract.stated_context` reads no GC state and no batch size there,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from .analysis import KOREAN_CLAUSE_ENDS, Token
+from .analysis import KOREAN_CLAUSE_ENDS, Token, normalize, split_tokens
 from .lexicon import Hit
+from .pasted import Pasted
 from .sentences import Reading
 
 NOT_THIS_RUN = "not_this_run"  # concepts.yaml: my friend, someone said, the tutorial, I'll try next, 친구, 다음엔
@@ -89,3 +91,26 @@ def own_family(find: Find, words: list[str], unowned: frozenset[int]) -> str | N
     own = [w if i not in unowned else "" for i, w in enumerate(words)] if unowned else words
     family, count = find(own)
     return family if count == 1 else None
+
+
+def family_named(find: Find, tokens: list[Token], unowned: frozenset[int], pasted: Pasted) -> tuple[str | None, int]:
+    """The model family the text names, and how many it names: the longest alias; with several named, or one named
+    where a setting is not the user's (`not_own`), the one the user's own words name alone (else unknown); with none
+    named, the one a paste names."""
+    words = [t.forms[-1] if t.hangul else t.text for t in tokens]
+    family, families = find(words)
+    if families > 1 or (family is not None and unowned):
+        family = own_family(find, words, unowned)
+    return (family if family is not None else _pasted_family(find, pasted)), families
+
+
+def _pasted_family(find: Find, pasted: Pasted) -> str | None:
+    """The model family a paste names: a switch that picks it (`"sdxl": true`), else the first model key's value
+    or training script whose words hold a family's alias (`"model_type": "FLUX_DEV_1"`, `flux_train_network.py`)."""
+    if pasted.family is not None:
+        return pasted.family
+    for model in pasted.models:
+        family, _ = find(split_tokens(normalize(re.sub(r"[_/\\]", " ", model))))
+        if family is not None:
+            return family
+    return None

@@ -4,9 +4,9 @@ A post comes in an issue template ("### Describe the bug", "### Expected behavio
 earlier reply ("> try a smaller batch"), fences its log in ``` lines and lists the machine ("RTX 3090 24GB, 64GB RAM,
 Windows 11", "- RAM: 32GB"). `unwrap` drops the template's headings, the section that tells what should happen, the
 fence lines and the quoted lines (another person's words; kept when the whole post is quoted); `spec_line` tells an
-environment line, whose memory words are the machine's spec, not the failure (`gate.machine_specs`); `routine_lines`
-tells the lines of a template's routine sections (its reproduction steps, its environment), whose training is the
-form's, no subject of the post (`gate.template_routine`).
+environment line, whose memory words are the machine's spec, not the failure (`quiet_lines.machine_specs`);
+`routine_lines` tells the lines of a template's routine sections (its reproduction steps, its environment), whose
+training is the form's, no subject of the post (`quiet_lines.template_routine`).
 
 The headings and the keys of an environment line are data: `knowledge/text/<lang>/profile.yaml` `sentences`
 (`headings`, `expected_headings`, `routine_headings`, `spec_keys`), compiled once for every language

@@ -1,9 +1,9 @@
 """A template's reproduction steps and its environment section are the form's routine (issue 12): "1. Start the job
 with my config" and "- Trainer: ai-toolkit" name the training, but a question on billing or a LoRA that does nothing
-in ComfyUI above them is no symptom of the training (`wrapped.routine_lines`, `gate.template_routine`), while a real
-symptom in the same template keeps its answer, and a step that tells a failure ("2. it crashes with CUDA out of memory
-at step 2") still tells it. Probes written as forum users write, in six languages; `bench/wrappers.py --only
-template_job` counts the same over every right item."""
+in ComfyUI above them is no symptom of the training (`wrapped.routine_lines`, `quiet_lines.template_routine`),
+while a real symptom in the same template keeps its answer, and a step that tells a failure ("2. it crashes with CUDA
+out of memory at step 2") still tells it. Probes written as forum users write, in six languages; `bench/wrappers.py
+--only template_job` counts the same over every right item."""
 
 from __future__ import annotations
 
