@@ -259,8 +259,7 @@ def understand(
     log = as_told(log, text, parts.prose, reader.rules, reading, spotted, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
     stated, alien = _stated(matcher, text, parts, reading, hits, others, log, caches, pasted, machine, lines := Lines())
-    # (alien: the words told of another run, `own_run`)
-    family, families = family_named(matcher.aliases.find, tokens, alien, pasted)
+    family, families = family_named(matcher.aliases.find, tokens, alien, pasted)  # alien: another run's words
     features = _features(text, stated, log, families)
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features
