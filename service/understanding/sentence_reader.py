@@ -31,7 +31,9 @@ class Language:
     cues: frozenset[str]  # forms of the symptom words (`rules.cues`) in this language's stream
     present: frozenset[str]  # forms of the one-word markers of the present ("now", "still", `지금`)
     reach: int  # words a hypothetical or a negation reaches
-    elided: frozenset[str]  # elided letters (French `d'`): tokens the reach does not count
+    # elided letters (French `d'`) and the profile's fillers (intensifiers: "really", `전혀`, `번도` of `한 번도`):
+    # tokens the reach does not count (`OOM 같은 에러는 한 번도 없었고` denies the OOM)
+    elided: frozenset[str]
     cause_endings: tuple[str, ...] = ()  # word endings that close a clause of cause (Korean `나서`)
 
 
@@ -83,7 +85,7 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
             cues=frozenset(cues),
             present=frozenset(present),
             reach=markers.reach,
-            elided=frozenset(normalize(e) for e in markers.elided),
+            elided=frozenset(normalize(e) for e in (*markers.elided, *profile.fillers)),
             cause_endings=tuple(normalize(e) for e in markers.cause_endings),
         )
     rules = content.intents.sentences
