@@ -236,7 +236,7 @@ def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator
     >>> list(split_sentences("GC is off. Why does it OOM at step 2?\\nthanks"))
     ['GC is off.', ' Why does it OOM at step 2?', 'thanks']
     """
-    endings = tuple(e for lang in (reader.languages.values() if reader else ()) for e in lang.sentence_endings)
+    endings = reader.endings if reader else ()
     for sentence in _pieces(text):
         if not sentence.strip():
             continue
