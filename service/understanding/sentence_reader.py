@@ -109,6 +109,9 @@ def markers(tokens: list[Token], start: int, end: int, language: Language) -> li
     i = start
     while i < end:
         token = tokens[i]
+        if not (token.hangul and hangul) and token.forms[stream] not in table:
+            i += 1  # (most words: no marker starts with their form)
+            continue
         found = None
         # A Latin word starts a marker by its form, in a loop of one; a Hangul word by its first syllables.
         for form in _lookups(token, language) if token.hangul and hangul else (token.forms[stream],):
