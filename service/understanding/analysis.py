@@ -195,7 +195,7 @@ class Analyzer:
         counts: dict[str, int] = {}  # (a dict, not a Counter: a query has a few known words, a Counter costs ~2 us)
         hangul = self._hangul.lang if self._hangul is not None else None
         for word in words:
-            if hangul is not None and is_hangul(word):
+            if hangul is not None and "\uac00" <= word[:1] <= "\ud7a3":  # `is_hangul(word)`, inline
                 return hangul
             for lang in langs_of.get(word, ()):
                 counts[lang] = counts.get(lang, 0) + 1
@@ -265,15 +265,15 @@ class Analyzer:
             corrections = limits.corrections
         if self._numbered:
             raws = self.unglue(raws)
-        after_number = profile.after_number if profile is not None else {}
+        after_number, known = (profile.after_number if profile is not None else {}), self.all_known
         for k, raw in enumerate(raws):
             if raw in after_number and out and out[-1].number is not None:
                 raw = after_number[raw]  # French `pas` after a number is a step ("au 3e pas"), not "not"
-            hangul = is_hangul(raw)
+            hangul = "\uac00" <= raw[:1] <= "\ud7a3"  # `is_hangul(raw)`, inline: this runs for every word
             # a word right before a number (a Hangul one also right after it: `2스텦에서`) may be a misspelt word
             # that introduces numbers
             if ((k + 1 < len(raws) and raws[k + 1].isdigit()) or (hangul and k and raws[k - 1].isdigit())) and (
-                    raw not in self.all_known):
+                    raw not in known):
                 fixed = self.typos.correct_before_number(raw, lang, c)
                 if fixed != raw:
                     out.append(self._cached_token(fixed, lang, c))
@@ -286,7 +286,7 @@ class Analyzer:
                 raw = raw[: 4 * limits.word_chars]  # Korean written without spaces: split, within bounds
             # A word `correct` would look up: not Korean, long enough, letters only, no vocabulary word (a
             # vocabulary word costs nothing to correct, so a long post of real words keeps its budget).
-            lookup = not hangul and len(raw) >= 5 and raw.isalpha() and raw not in self.all_known
+            lookup = not hangul and len(raw) >= 5 and raw.isalpha() and raw not in known
             fix = not lookup or corrections > 0
             if lookup:
                 corrections -= 1  # counted alike whether it is cached or not

@@ -110,10 +110,12 @@ class Lexicon:
         own = self.analyzer.stream_of(lang) if lang else None
         count = len(tokens)
         cached = c.starts
+        # (the tables in locals, and a size only where a token starts with a figure: this loop runs on every word)
+        after_size, fillers, words, lingua = self.after_size, self.fillers, self._words, self.lingua
         for i, first in enumerate(tokens):
             entry = cached.get((first.text, own, first.native))
             singles, walks = entry if entry is not None else self.starting(first, own, c)
-            width = size_width(tokens, i) if self.after_size else 0
+            width = size_width(tokens, i) if after_size and first.text[:1].isdigit() else 0
             if not walks and not width:
                 for concept in singles:
                     hits.append(Hit(concept, i, i + 1))
@@ -121,16 +123,16 @@ class Lexicon:
             starts = [(s, foreign_stream, after, i + 1) for s, foreign_stream, after in walks]
             longer: dict[int, set[str]] = {}
             if width:  # a phrase that starts with a size: walked from after the size's own tokens
-                for s, (concepts, after) in self.after_size:
+                for s, (concepts, after) in after_size:
                     if concepts:
                         longer.setdefault(width, set()).update(concepts)
                     starts.append((s, False, after, i + width))
             for s, foreign_stream, after, j in starts:
                 while after and j < count:
                     tok = tokens[j]
-                    if foreign_stream and (tok.native or (tok.lingua and s != self.lingua)):
+                    if foreign_stream and (tok.native or (tok.lingua and s != lingua)):
                         break  # a native word ties the window to the query's own stream (a lingua one, or English)
-                    if foreign_stream and own == self.lingua and not tok.hangul and tok.text not in self._words[s]:
+                    if foreign_stream and own == lingua and not tok.hangul and tok.text not in words[s]:
                         break
                     node = after.get(tok.forms[s])
                     step = 1
@@ -138,7 +140,7 @@ class Lexicon:
                         step = size_width(tokens, j)
                         node = after[SIZE_SLOT] if step else None
                     if node is None:
-                        if (tok.text if tok.hangul else tok.forms[s]) in self.fillers[s]:
+                        if (tok.text if tok.hangul else tok.forms[s]) in fillers[s]:
                             j += 1  # a filler inside a phrase ("bringt gar nichts"): read past it
                             continue
                         break

@@ -265,7 +265,7 @@ def understand(
     present = frozenset(concepts) | features
     told = told_hits(hits, reading, form)
     units = figure_units(told, reading, matcher.figures, _NUMBERS)
-    subjects = frozenset(_implied(matcher, told, reading, features)) - units
+    subjects = frozenset(concepts if told == hits else _implied(matcher, told, reading, features)) - units  # (_implied)
     title = title_concepts(matcher, parts.prose, lang, caches, lines) if matcher.title_vetoes else frozenset()
     topic = title | opening(hits, reading, matcher.implies, bool(title), matcher.asking.post_words)  # `topic_titles`
     domain = in_domain(present - routine_only(quiet, reading, hits), log, matcher.domain, matcher.outside) and not (
@@ -321,7 +321,8 @@ def _topic_subjects(content: Content, targets: tuple[Target, ...]) -> frozenset[
 def _implied(matcher: Matcher, hits: list[Hit], reading: Reading, features: frozenset[str]) -> set[str]:
     """The concepts of the hits, and those `intents.yaml` `implies` adds: from one sentence's concepts, or from
     the whole text's (and its features: a pasted bar's rate under "is this normal?") for an implication said
-    `across` sentences."""
+    `across` sentences. (A pure function of the hits: `understand` reads the subjects from the told hits with it, and
+    reuses the concepts when those are every hit, as in ~96 % of texts.)"""
     by_sentence: dict[int, set[str]] = {}
     for h in hits:
         by_sentence.setdefault(reading.sentence_of(h.start), set()).add(h.concept)

@@ -70,16 +70,22 @@ class SettingTable:
     dashed: tuple[str, ...]  # the same, as a flag may spell them (`--gradient-checkpointing`)
     printed: Mapping[str, str]  # a label a log prints a setting after -> its fact
     labels: re.Pattern[str] | None  # the printed labels and the value after them, one pattern
+    # `probes` and `dashed` grouped under the prefix they share (`_gates`): a group is searched for where it is
+    gates: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    dashed_gates: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def compile_settings(pasted: PastedSettings) -> SettingTable:
     printed = {label: p.fact for p in pasted.printed for label in p.labels}
     probes = _probes([k for s in pasted.settings for k in s.keys])
     alternatives = "|".join(re.escape(label) for label in sorted(printed, key=len, reverse=True))
+    dashed = tuple(sorted({p.replace("_", "-") for p in probes if "_" in p}))
     return SettingTable(
         by_key=MappingProxyType({k: s for s in pasted.settings for k in s.keys}),
         probes=probes,
-        dashed=tuple(sorted({p.replace("_", "-") for p in probes if "_" in p})),
+        dashed=dashed,
+        gates=_gates(probes, "_"),
+        dashed_gates=_gates(dashed, "-"),
         on=frozenset(pasted.on_values),
         off=frozenset(pasted.off_values),
         printed=MappingProxyType(printed),
@@ -132,12 +138,27 @@ _SCRIPTS = 16  # the training scripts' names looked at (a traceback names one pe
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
+def _gates(names: tuple[str, ...], sep: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The names grouped by their first word and its separator, each group with that prefix (a name alone, with
+    itself): a name is found only in a text that holds its prefix, so a pasted traceback is searched for the ~30
+    prefixes its text holds few of, not for each of ~50 names.
+
+    >>> _gates(("sample_every", "sample_steps", "sdxl", "save_every"), "_")
+    (('sample_', ('sample_every', 'sample_steps')), ('sdxl', ('sdxl',)), ('save_every', ('save_every',)))
+    """
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(name[: name.index(sep) + 1] if sep in name else name, []).append(name)
+    return tuple((gate if len(group) > 1 else group[0], tuple(group)) for gate, group in groups.items())
+
+
 def _key_starts(text: str, table: SettingTable) -> list[int]:
     """Where each name that holds a key of the table starts, in text order (the whole name, a dotted one from its
     first part: `train.batch_size`), with the `--` and the quote before it; `read_settings` reads the name there."""
     low = text.lower()
     starts: set[int] = set()
-    for name in (*table.probes, *table.dashed) if "--" in low else table.probes:
+    gates = (*table.gates, *table.dashed_gates) if "--" in low else table.gates
+    for name in (name for gate, group in gates if gate in low for name in group):
         i = low.find(name)
         while i >= 0:
             j = i

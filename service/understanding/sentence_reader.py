@@ -49,6 +49,7 @@ class SentenceReader:
     languages: Mapping[str, Language]
     default: str  # the language whose markers read a text of no known language
     wrapping: Wrapping  # every language's template headings and environment keys (`wrapped`)
+    endings: tuple[str, ...] = ()  # every language's sentence endings (`sentences.split_sentences`), joined once
 
     def language(self, lang: str | None) -> Language:
         return self.languages.get(lang or "", self.languages[self.default])
@@ -91,7 +92,8 @@ def build_reader(analyzer: Analyzer, content: Content, caches: Caches = NO_CACHE
     rules = content.intents.sentences
     across = tuple((frozenset(i.all), i.then) for i in content.intents.implies if i.across)
     return SentenceReader(analyzer, rules, frozenset(rules.told), frozenset(rules.asides), across, languages,
-                          content.languages.default, compile_wrapping(p.sentences for p in content.profiles.values()))
+                          content.languages.default, compile_wrapping(p.sentences for p in content.profiles.values()),
+                          tuple(e for language in languages.values() for e in language.sentence_endings))
 
 
 KINDS = ("question", "aside", "past", "present", "frequent", "settled", "gone", "fixed", "reverted", "hypothetical",
@@ -109,6 +111,9 @@ def markers(tokens: list[Token], start: int, end: int, language: Language) -> li
     i = start
     while i < end:
         token = tokens[i]
+        if not (token.hangul and hangul) and token.forms[stream] not in table:
+            i += 1  # (most words: no marker starts with their form)
+            continue
         found = None
         # A Latin word starts a marker by its form, in a loop of one; a Hangul word by its first syllables.
         for form in _lookups(token, language) if token.hangul and hangul else (token.forms[stream],):

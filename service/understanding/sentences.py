@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from .analysis import Analyzer, Token, join_separable
 from .caches import NO_CACHE, Caches
@@ -58,8 +59,9 @@ _REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_
 _Split = tuple[list[str], list[list[list[str]]], list[list[str]], list[str], tuple[str, int]]
 
 
-@dataclass(frozen=True, slots=True)
-class Sentence:
+class Sentence(NamedTuple):
+    """One sentence of a reading (a tuple: a query makes a few, and a frozen dataclass's `__init__` costs ~3x one)."""
+
     start: int  # its first token in the tokens read
     end: int  # exclusive
     question: bool  # it asks (a question mark, a question marker or ending)
@@ -199,8 +201,8 @@ def read_sentences(
     if 0 <= titled < len(sentences):  # a solved title's events are past; a question's title asks
         past = past | frozenset(range(sentences[titled].start, sentences[titled].end)) if tag == SOLVED else past
         asking[titled] = asking[titled] or tag == QUESTION
-    # a sentence the markers change is copied (`replace` costs a dataclass's `__init__`), the others are kept
-    sentences = [replace(s, question=s.question or asking[k], aside=aside[k])
+    # a sentence the markers change is copied, the others are kept
+    sentences = [s._replace(question=s.question or asking[k], aside=aside[k])
                  if (asking[k] and not s.question) or aside[k] else s for k, s in enumerate(sentences)]
     of = tuple(k for k, s in enumerate(sentences) for _ in range(s.start, s.end))
     elided = frozenset(i for i, t in enumerate(tokens) if t.text in language.elided) if language.elided else frozenset()
@@ -236,7 +238,7 @@ def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator
     >>> list(split_sentences("GC is off. Why does it OOM at step 2?\\nthanks"))
     ['GC is off.', ' Why does it OOM at step 2?', 'thanks']
     """
-    endings = tuple(e for lang in (reader.languages.values() if reader else ()) for e in lang.sentence_endings)
+    endings = reader.endings if reader else ()
     for sentence in _pieces(text):
         if not sentence.strip():
             continue
@@ -329,6 +331,8 @@ def _status(
     aside = [False] * len(sentences)
     for k, s in enumerate(sentences):
         marks = markers(tokens, s.start, s.end, language)
+        if not marks:
+            continue  # (most sentences: nothing asked, aside, past, reached or caused)
         asking[k] = any(kind == "question" for _, kind, _ in marks)
         aside[k] = any(kind == "aside" and (end - i > 1 or i - s.start < ASIDE_OPENS) for i, kind, end in marks)
         bounds = (s.start, *s.clauses, s.end)
