@@ -254,7 +254,7 @@ def stated_context(
     `unowned`: those told of another run or supposed (`own_run.not_own`), which state no GC state, batch size or step;
     `told_past`: the tokens the sentence reader tells as past (a GC state there gives way to one told after it);
     `clauses`: where each clause inside a sentence starts (after a comma, a colon, ...); `answered_gc`: the text
-    replies to a quote that names GC (`gc_words.answered_state`: "> turn on GC\nit's been on from the start")."""
+    replies to a quote that names GC (`gc_words.answered_state`: "> turn on GC\\nit's been on from the start")."""
     spans = _by_concept(hits)
     on_or_off = on_or_off_asked(spans)
     used: set[int] = set(unstated)

@@ -343,7 +343,7 @@ def on_or_off_asked(spans: dict[str, list[Hit]]) -> bool:
 
 def answered_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int],
                    starts: frozenset[int]) -> bool | None:
-    """The state a reply tells of the GC its quote names, the reply naming no switch itself ("> turn on GC\nit's been
+    """The state a reply tells of the GC its quote names, the reply naming no switch itself ("> turn on GC\\nit's been
     on from the start", "ele ta ligado desde sempre", "il est à true depuis le début", "Das ist schon die ganze Zeit
     an", `처음부터 켜져 있어요`): the first on/off word of its first sentence, a negation flipping it; none when it is
     asked, or names a change ("I'll try turning it on")."""

@@ -354,10 +354,10 @@ def title_parts(line: str, wrapping: Wrapping) -> tuple[str, tuple[str, ...]]:
 
 
 def answered_quote(text: str) -> str:
-    """The quote a reply opens with, its ">" marks taken off ("> turn GC on\n\nit's been on from the start" is "turn
+    """The quote a reply opens with, its ">" marks taken off ("> turn GC on\\n\\nit's been on from the start" is "turn
     GC on"); empty when the text opens with no quote, or nothing follows it.
 
-    >>> answered_quote("> turn GC on\n\nit's on already"), answered_quote("it's on already"), answered_quote("> x")
+    >>> answered_quote("> turn GC on\\n\\nit's on already"), answered_quote("it's on already"), answered_quote("> x")
     ('turn GC on', '', '')
     """
     lines = text.strip().split("\n")
