@@ -159,7 +159,8 @@ REPLIES_ON = [
            "ai jamais touché. toujours CUDA out of memory"),
     ("de", "> schalt mal gradient checkpointing an, das hat es bei mir gelöst\n\nist bei mir von Anfang an an, nie "
            "angefasst. trotzdem CUDA out of memory"),
-    ("ko", "> gradient checkpointing 켜보세요, 저는 그걸로 해결됐어요\n\n처음부터 켜져 있었어요. 그래도 CUDA out of memory 나요"),
+    ("ko", "> gradient checkpointing 켜보세요, 저는 그걸로 해결됐어요\n\n처음부터 켜져 있었어요. "
+           "그래도 CUDA out of memory 나요"),
 ]
 
 
@@ -181,7 +182,8 @@ REPLIES_OTHER = [
     ("en", "> just turn on gradient checkpointing\n\nshould I turn it on? I get CUDA out of memory at step 2", None),
     # a quote that names no GC: "it" is the quote's thing, no GC state
     ("en", "> try a smaller batch size\n\nit's been on since the start. still CUDA out of memory", None),
-    ("es", "> prueba con batch más chico\n\nlo tengo activado desde el principio. sigue dando CUDA out of memory", None),
+    ("es", "> prueba con batch más chico\n\nlo tengo activado desde el principio. sigue dando CUDA out of memory",
+     None),
 ]
 
 
