@@ -180,6 +180,11 @@ REPLIES_OTHER = [
            "of memory bei Step 2", False),
     # a question about the switch states nothing
     ("en", "> just turn on gradient checkpointing\n\nshould I turn it on? I get CUDA out of memory at step 2", None),
+    # a reply that tells no state: "with" is a preposition here
+    ("en", "> Try a smaller batch size and turn on gradient checkpointing.\n\ntraining crashes at step 2 with CUDA out "
+           "of memory", None),
+    ("de", "> schalt mal gradient checkpointing an\n\ndas Training bricht bei Schritt 2 mit CUDA out of memory ab",
+     None),
     # a quote that names no GC: "it" is the quote's thing, no GC state
     ("en", "> try a smaller batch size\n\nit's been on since the start. still CUDA out of memory", None),
     ("es", "> prueba con batch más chico\n\nlo tengo activado desde el principio. sigue dando CUDA out of memory",
