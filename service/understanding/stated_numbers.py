@@ -22,7 +22,7 @@ def number_near(
     a duration (`9 seconds`). With `bound` (the positions right after another fact's word), a number right before
     the hit and not another fact's comes first: a count before its noun ("81 frames at 512", `3스텝`; "bs 4 스텝 3").
     Past the hit's own next word, a number at `counts` (right before another noun it counts) is that noun's ("1 batch
-    size and 512 image size": the batch size is 1), nor one past a clause's start (`clauses`)."""
+    size and 512 image size": the batch size is 1), nor one after a Korean word past a clause's start (`clauses`)."""
     positions: list[int] = [
         *range(hit.end, min(len(tokens), hit.end + after)),
         *range(hit.start - 1, max(-1, hit.start - 1 - before), -1),
@@ -35,9 +35,9 @@ def number_near(
     if counts:
         positions = [j for j in positions if j <= hit.end or j < hit.start or j not in counts]
     if clauses:
-        # nor past a clause's end ("1 batch size, 해상도 512로": the size is the next clause's)
-        positions = [j for j in positions
-                     if j <= hit.end or j < hit.start or clauses.isdisjoint(range(hit.end, j + 1))]
+        # nor after a Korean word past a clause's end ("1 batch size, 해상도 512로": the size is the next clause's)
+        positions = [j for j in positions if j <= hit.end or j < hit.start or not tokens[j - 1].hangul
+                     or clauses.isdisjoint(range(hit.end, j + 1))]
     for j in positions:
         if tokens[j].number is not None and j not in used and j not in timed:
             used.add(j)
