@@ -9,7 +9,6 @@ GC ("should I turn it off?", "is GC on slower than off?") states nothing, and a 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from .analysis import KOREAN_CLAUSE_ENDS, Token
 from .gc_words import (
     across,
+    answered_state,
     denied_across,
     dislocated,
     in_use,
@@ -31,8 +31,9 @@ from .gc_words import (
 )
 from .gc_words import negated as negated_by
 from .lexicon import Hit
-from .preview_steps import preview_step_counts
-from .stated_numbers import changed_to, count_near, current, failing_step, number_near, ranges, set_to
+from .preview_steps import cadences, preview_step_counts
+from .stated_batch import batch_size
+from .stated_numbers import count_near, failing_step, number_near, ranges
 from .stated_sizes import BUCKET_SIZES, bucket_list, sizes_named
 
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
@@ -42,8 +43,7 @@ _PROPOSAL_REACH = 5  # "thinking about maybe switching GC off": a proposal gover
 _PROPOSAL_BACK = 6  # in a question, what comes first is proposed: "GC off, is that a good idea?"
 _KOREAN_PROPOSAL_BACK = 2  # Korean puts the proposal after the verb: `꺼도 될까요`
 # Where the number of a fact is looked for: (tokens after the fact's word, tokens before it); the step's is in
-# `stated_numbers`. "batch size of 4" (a number before "batch" is rarely its size); "81 frames".
-_BATCH_NUMBER = (4, 1)
+# `stated_numbers`, the batch size's in `stated_batch`. "81 frames".
 _FRAMES_NUMBER = (3, 2)
 _NUMBERED = ("step", "batch", "frames", "bucket", "control")  # a number right after one is that fact's: "bs 4"
 
@@ -246,13 +246,15 @@ def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> boo
 def stated_context(
     tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False,
     unstated: frozenset[int] = frozenset(), starts: frozenset[int] = frozenset(), unowned: frozenset[int] = frozenset(),
-    told_past: frozenset[int] = frozenset(),
+    told_past: frozenset[int] = frozenset(), clauses: frozenset[int] = frozenset(), answered_gc: bool = False,
 ) -> Stated:
     """What the text states; `asked` holds the positions of the tokens of its questions;
     `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one;
     `unstated`: the positions whose figures state no setting of the run (an environment line's "RTX 3090 24GB");
     `unowned`: those told of another run or supposed (`own_run.not_own`), which state no GC state, batch size or step;
-    `told_past`: the tokens the sentence reader tells as past (a GC state there gives way to one told after it)."""
+    `told_past`: the tokens the sentence reader tells as past (a GC state there gives way to one told after it);
+    `clauses`: where each clause inside a sentence starts (after a comma, a colon, ...); `answered_gc`: the text
+    replies to a quote that names GC (`gc_words.answered_state`: "> turn on GC\\nit's been on from the start")."""
     spans = _by_concept(hits)
     on_or_off = on_or_off_asked(spans)
     used: set[int] = set(unstated)
@@ -261,10 +263,10 @@ def stated_context(
     timed = frozenset(h.start - 1 for h in spans.get("time_unit", _NONE)) | sized | _card_numbers(tokens, spans)
     bound = frozenset(h.end for c in _NUMBERED for h in spans.get(c, _NONE))  # right after a fact's own word
     previewed, preview_words = preview_step_counts(tokens, spans)
-    unsaid = timed | previewed | ranges(tokens, spans) | unowned | _totals(tokens, spans)  # none is the failing step
+    unsaid = timed | previewed | ranges(tokens, spans) | unowned | _totals(tokens, spans) | cadences(tokens, spans)
     step = failing_step(tokens, spans, used, unsaid, failed, BUCKET_SIZES, skip=preview_words, bound=bound)
     probe = used | unowned
-    batch = _batch_size(tokens, spans, probe)
+    batch = batch_size(tokens, spans, probe, clauses | starts)
     used |= probe - unowned
     frames = None
     for hit in spans.get("frames", _NONE):
@@ -278,10 +280,13 @@ def stated_context(
         if controls is not None:
             break
     sizes, after_bucket = sizes_named(tokens, spans, used, log_like)
+    gc = gc_state(spans, tokens, asked, on_or_off, starts, unowned, told_past)
+    if gc is None and answered_gc and "gc" not in spans:
+        gc = answered_state(spans, tokens, asked, starts)
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,
-        gradient_checkpointing=gc_state(spans, tokens, asked, on_or_off, starts, unowned, told_past),
+        gradient_checkpointing=gc,
         batch_size=batch,
         resolutions=bucket_list(sizes, spans, after_bucket),
         num_frames=frames if frames is not None and 1 <= frames <= 10_000 else None,
@@ -299,58 +304,6 @@ def _totals(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
 def _card_numbers(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
     """The numbers of a graphics card's name ("on my 4070 Ti", "a 3060 de 12 GB"): no step, no batch size."""
     return frozenset(i for h in spans.get("gpu", _NONE) for i in range(h.start, h.end) if tokens[i].number is not None)
-
-
-def _batch_size(tokens: list[Token], spans: dict[str, list[Hit]], used: set[int]) -> int | None:
-    """The batch size next to a batch word (1 to 512, not a batch's position), its new value when a change is told
-    ("batch 4 to 2"), the one told now of several ("batch 4 before, now batch 2": `stated_numbers.current`), else a
-    value set further on in its clause."""
-    if "batch" not in spans:
-        return None
-    positions = _batch_positions(tokens, spans)
-    told: list[tuple[int, int, int | None]] = []  # (the batch word's start, the number's position, the value)
-    taken: list[set[int]] = []  # the positions each one reads
-    longer = [h for c, hs in spans.items() if c != "batch" for h in hs if h.end - h.start > 1]
-    for hit in spans["batch"]:
-        if any(h.start <= hit.start and hit.end <= h.end and h.end - h.start > hit.end - hit.start for h in longer):
-            continue  # a word read whole in a longer phrase ("continua lotando os 24 GB": memory full, no batch)
-        probe = set(used)
-        batch = number_near(tokens, hit, *_BATCH_NUMBER, used=probe, timed=positions)
-        if batch is not None and 1 <= batch <= 512:
-            (at,) = probe - used
-            told.append((hit.start, at, changed_to(tokens, spans, at, probe)))
-            taken.append(probe - used)
-        elif not told:
-            used |= probe  # a number near an earlier batch word that is no batch size is read (as before)
-    if not told:
-        return set_to(tokens, spans, spans["batch"], used)
-    k = current(told, spans)
-    used |= taken[k]
-    return told[k][2]
-
-
-_ORDINAL_SURFACE = re.compile(r"^\d+[a-z]+$")
-
-
-def _batch_positions(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
-    """Numbers that say which batch, not how big: an ordinal (`12th`, `12e`, `12º`), a count (`361 of 1000`,
-    `450 von 2000`), or a number after a position word ("skipping batch 3", "lote número 12", "around batch
-    361"), or, in Korean, before one (`12번째 배치`, `배치 3을 건너뛰어요`)."""
-    marks = spans.get("position", _NONE)
-    counters = {h.start for h in spans.get("counter", _NONE)}
-    out: set[int] = set()
-    for i, tok in enumerate(tokens):
-        if tok.number is None:
-            continue
-        total = tokens[i + 2].number if i + 1 in counters and i + 2 < len(tokens) else None
-        if (
-            _ORDINAL_SURFACE.match(tok.text)
-            or (total is not None and total >= 100 and total > tok.number)
-            or any(0 <= i - m.end <= 2 for m in marks)
-            or any(tokens[m.start].hangul and 0 <= m.start - i - 1 <= 1 for m in marks)
-        ):
-            out.add(i)
-    return frozenset(out)
 
 
 # The context fields a text states: every field of `Stated` but the two that only weigh the reading.

@@ -339,3 +339,26 @@ def on_or_off_asked(spans: dict[str, list[Hit]]) -> bool:
                 return True  # "GC on slower than GC off", "GC 켜면 끈 것보다 느린가요": a comparison
     return False
 
+
+
+def answered_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int],
+                   starts: frozenset[int]) -> bool | None:
+    """The state a reply tells of the GC its quote names, the reply naming no switch itself ("> turn on GC\\nit's been
+    on from the start", "ele ta ligado desde sempre", "il est à true depuis le début", "Das ist schon die ganze Zeit
+    an", `처음부터 켜져 있어요`): the first on/off word of its first sentence, a negation flipping it; none when it is
+    asked, or names a change ("I'll try turning it on")."""
+    end = min(starts, default=len(tokens))
+    told = [h for c in ("it", "lasting") for h in spans.get(c, _NONE)]
+    # a short word ("with", "on", "an") says a state only beside a pronoun or a lasting state ("it's on", "von Anfang
+    # an an"): "crashes at step 2 with CUDA out of memory" tells none
+    words = sorted((h.start, c == "on", h) for c in ("on", "off") for h in spans.get(c, _NONE) if h.start < end
+                   and not (short_word(h, tokens) and not any(distance(h, t) <= _ANSWERED_REACH for t in told)))
+    if not words:
+        return None
+    start, state, word = words[0]
+    if start in asked or names_a_change(tokens[start].text):
+        return None
+    return not state if negated(word, spans.get("negation", _NONE), spans.get("never", _NONE), tokens) else state
+
+
+_ANSWERED_REACH = 3  # "it's been on", "il est à true depuis le début": the pronoun or the lasting words by the state

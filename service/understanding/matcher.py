@@ -68,7 +68,7 @@ from .spoken import as_told
 from .subject import of_the_training
 from .titles import Lines, line_hits, title_concepts, title_vetoes
 from .told import near_the_failure, told_now
-from .wrapped import routine_lines
+from .wrapped import answered_quote, routine_lines
 
 __all__ = ["Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
            "prose_of", "understand"]
@@ -344,8 +344,12 @@ def _stated(
     # Which words are asked about matters only for what the text says of GC (`extract.gc_state`).
     unstated = frozenset(i for k in machine for i in range(reading.sentences[k].start, reading.sentences[k].end))
     starts = frozenset(s.start for s in reading.sentences[1:])
+    clauses = frozenset(c for s in reading.sentences for c in s.clauses)
+    quote = answered_quote(text) if not any(h.concept == "gc" for h in hits) else ""
+    answered = bool(quote) and any(h.concept == "gc" for h in line_hits(matcher, quote, lang, caches, lines)[1])
     stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
-                            unstated=unstated, starts=starts, unowned=unowned, told_past=reading.past)
+                            unstated=unstated, starts=starts, unowned=unowned, told_past=reading.past, clauses=clauses,
+                            answered_gc=answered)
     step = stated.step
     if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
         # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no

@@ -1,6 +1,6 @@
 """The steps of a preview (engine layer): the numbers a text gives as a preview's own step count ("sample_steps 30",
-"30 pasos de muestreo", `샘플은 30스텝으로`), which are a setting, not the step a run failed at. Used by
-`extract.stated_context`."""
+"30 pasos de muestreo", `샘플은 30스텝으로`), which are a setting, not the step a run failed at, and the numbers of a
+cadence ("every 100 steps"). Used by `extract.stated_context`."""
 
 from __future__ import annotations
 
@@ -38,3 +38,15 @@ def preview_step_counts(tokens: list[Token], spans: dict[str, list[Hit]]) -> tup
                 steps.add(hit.start)
                 break
     return frozenset(numbers), frozenset(steps)
+
+
+def cadences(tokens: list[Token], spans: dict[str, list[Hit]]) -> frozenset[int]:
+    """The numbers of a cadence, a period and no step the run is at ("samples every 100 steps", "muestras cada 100
+    pasos", "alle 100 Schritte", `100스텝마다`): right after an "every" word and before a step word, or, in Korean,
+    before a step word the "every" ending follows."""
+    steps = spans.get("step", _NONE)
+    starts = {h.start for h in steps}
+    out = {h.end for h in spans.get("every", _NONE) if h.end + 1 in starts and tokens[h.end].number is not None}
+    everys = {h.start for h in spans.get("every", _NONE) if tokens[h.start].hangul}  # `100스텝마다`
+    out.update(h.start - 1 for h in steps if h.end in everys and h.start > 0 and tokens[h.start - 1].number is not None)
+    return frozenset(out)

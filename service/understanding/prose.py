@@ -336,7 +336,18 @@ def _own_part(line: str) -> str:
         return ""  # a log's line, or its shape: a bar or table, a stack frame, `#` or `[` first, a time, a line number
     inside = _LOG_INSIDE.search(low)
     mine = line[: inside.start()] if inside else line
-    return mine if len(_WORD.findall(mine)) >= _OWN_WORDS else ""
+    mine = mine if len(_WORD.findall(mine)) >= _OWN_WORDS else ""
+    if inside is None:
+        return mine
+    # the user's sentences after the message their line quotes ("...: CUDA out of memory. Tried to allocate 3.00 GiB.
+    # alguem sabe oq pode ser?", "... is free. batch 1이고 나머진 거의 기본값이에요."): each sentence no log prints
+    after = [s for s in _SENTENCE_END.split(line[inside.start():])
+             if len(_WORD.findall(s)) >= _TAIL_WORDS and not _is_log_line(s)]
+    return " ".join([mine, *after]).strip() if mine or after else ""
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_TAIL_WORDS = 3  # a sentence of the user's after a quoted message: "batch 1이고 나머진 거의 기본값이에요."
 
 
 _BAR_WORDS = 4  # the user's words before a bar pasted in their line: "training speed is super slow:> 1%|..."

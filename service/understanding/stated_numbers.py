@@ -15,11 +15,14 @@ _STEP_NUMBER = (3, 3)  # where a step's number is looked for: tokens after "step
 
 def number_near(
     tokens: list[Token], hit: Hit, after: int, before: int, used: set[int], timed: frozenset[int] = frozenset(),
-    bound: frozenset[int] | None = None, others: frozenset[int] = frozenset(),
+    bound: frozenset[int] | None = None, others: frozenset[int] = frozenset(), counts: frozenset[int] = frozenset(),
+    clauses: frozenset[int] = frozenset(),
 ) -> int | None:
     """A number token just after the hit (preferred) or just before it, not used by another fact and not
     a duration (`9 seconds`). With `bound` (the positions right after another fact's word), a number right before
-    the hit and not another fact's comes first: a count before its noun ("81 frames at 512", `3스텝`; "bs 4 스텝 3")."""
+    the hit and not another fact's comes first: a count before its noun ("81 frames at 512", `3스텝`; "bs 4 스텝 3").
+    Past the hit's own next word, a number at `counts` (right before another noun it counts) is that noun's ("1 batch
+    size and 512 image size": the batch size is 1), nor one after a Korean word past a clause's start (`clauses`)."""
     positions: list[int] = [
         *range(hit.end, min(len(tokens), hit.end + after)),
         *range(hit.start - 1, max(-1, hit.start - 1 - before), -1),
@@ -29,6 +32,12 @@ def number_near(
     if others:
         # past the hit's own next word, a number right after another fact's word is that fact's ("2000 steps, batch 2")
         positions = [j for j in positions if j <= hit.end or j < hit.start or j not in others]
+    if counts:
+        positions = [j for j in positions if j <= hit.end or j < hit.start or j not in counts]
+    if clauses:
+        # nor after a Korean word past a clause's end ("1 batch size, 해상도 512로": the size is the next clause's)
+        positions = [j for j in positions if j <= hit.end or j < hit.start or not tokens[j - 1].hangul
+                     or clauses.isdisjoint(range(hit.end, j + 1))]
     for j in positions:
         if tokens[j].number is not None and j not in used and j not in timed:
             used.add(j)
@@ -47,6 +56,7 @@ _PASSED_REACH = 3  # "it gets through step 1", "el paso 1 lo termina", "1스텝�
 # 2000", "Schritte 3000"), no step the failure is told at ("at step 3000", "after 3000 steps" still are): grammar, as
 # `_KOREAN_FROM` is (Korean has no plural; French "pas" is both)
 _PLURAL_STEPS = ("steps", "pasos", "passos", "étapes", "etapes", "schritte")
+_KOREAN_BEFORE = "전"  # the noun "before" after a verb's nominal form (`넘어가기 전에`): grammar, as `_KOREAN_FROM` is
 _RUN_LENGTH = 100  # a run is this long at least: "steps 1 and 2 run fine" names steps, not a length
 
 
@@ -74,7 +84,7 @@ def failing_step(
     failures = [h for c in _FAILURES for h in spans.get(c, _NONE)]
     if not failures and not failed:
         return None
-    passed = [h for h in spans.get("step_passed", _NONE)]
+    passed = _passes(tokens, spans)
     joins = spans.get("span_to", _NONE)
     # a count after a length word ("for 3000 steps", "durante 3000 pasos", "총 3000스텝") is the run's length
     lengths = frozenset(h.end for h in spans.get("run_length", _NONE))
@@ -103,18 +113,36 @@ def failing_step(
             (j,) = probe - used
             if tokens[j].number in sizes:
                 continue
-        near = min((abs(j - f.start) if j < f.start else max(0, j - f.end + 1) for f in failures), default=0)
-        went_through = any(p.start - _PASSED_REACH <= j < p.end + _PASSED_REACH for p in passed)
+        near = min((_gap(j, f) for f in failures), default=0)
+        through = [p for p in passed
+                   if p.start - _PASSED_REACH <= j < (p.start if tokens[p.start].hangul else p.end + _PASSED_REACH)]
+        if (j > hit.start or korean) and any(_gap(j, p) < near for p in through):
+            continue  # "steps 1 and 2 are fine, then OOM": a step passed, nearer its pass than the failure, fails not
         # as near: a number after the step word ("at step 1") is a step of the run, one before it may be its length
         # ("I train 3000 steps and get OOM right at step 1")
         counted = j < hit.start and not korean
         reach = near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1
-        found.append((went_through, reach, counted, order, j))
+        if counted and reach > _STEP_FAILURE_REACH and tokens[hit.end - 1].text in _PLURAL_STEPS and not failed:
+            continue  # "3000 steps, running smooth ... the VRAM blows up at sampling": the run's length, far from it
+        found.append((bool(through), reach, counted, order, j))
     if not found:
         return None
     *_, j = min(found)
     used.add(j)
     return tokens[j].number
+
+
+def _passes(tokens: list[Token], spans: dict[str, list[Hit]]) -> list[Hit]:
+    """The words that tell a step as passed (a count before its word still tells where the run failed: "for 900 steps
+    fine, then OOM"): a Korean one reaches the steps before it only (`1, 2스텝은 잘 돌아가다가
+    3스텝에서 OOM` passes steps 1 and 2), and none before "before" (`넘어가기 전에`, "before it gets past")."""
+    return [h for h in spans.get("step_passed", _NONE)
+            if not (h.end < len(tokens) and tokens[h.end].hangul and tokens[h.end].text.startswith(_KOREAN_BEFORE))]
+
+
+def _gap(j: int, hit: Hit) -> int:
+    """The distance from the token at `j` to a hit (0 inside it)."""
+    return hit.start - j if j < hit.start else max(0, j - hit.end + 1)
 
 
 def _one_word_joins(spans: dict[str, list[Hit]]) -> set[int]:
@@ -154,7 +182,8 @@ def set_to(tokens: list[Token], spans: dict[str, list[Hit]], facts: list[Hit], u
 _KOREAN_FROM = ("에서", "부터", "에서부터")
 
 
-def changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int]) -> int | None:
+def changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int],
+               clauses: frozenset[int] = frozenset()) -> int | None:
     """The current value of a change told from the old one at `at`: "went from batch 4 to batch 2", "de 4 à 2",
     "von 4 auf 2", `4에서 2로` (the value after the join word, with the fact's word between them or not)."""
     old = tokens[at].number
@@ -173,7 +202,7 @@ def changed_to(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: 
                     break
         elif j not in words:
             break
-    return _told_now(tokens, spans, at, used, old)
+    return _told_now(tokens, spans, at, used, old, clauses)
 
 
 _NOW_REACH = 8  # "batch was 4, now it's 2", "tenía batch 4, ahora lo puse en 2": the old value's clause and the next
@@ -192,13 +221,15 @@ _OTHER_SETTING = ("rank", "accumulation", "bucket", "frames", "steps_count", "co
                   "memory", "gpu_memory", "time_unit", "untaught")
 
 
-def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int], old: int | None) -> int | None:
+def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: set[int], old: int | None,
+              clauses: frozenset[int] = frozenset()) -> int | None:
     """The value now of a fact whose old value is at `at`, told as a bare number a "now" word goes with a few words
     later ("batch was 4, now it's 2", "Batch war 4, jetzt 2", "tinha batch 4, agora coloquei 2"), or a join word goes
     with further on ("le batch était à 4, je l'ai mis à 2", "baixei pra 2"), or, in Korean, the number marked as the new
     value (`배치 4였는데 2로 바꿨어요`); else `old`. A number that counts something else (`now 30 s/it`, `now 2 gpus`,
     `now 2 of the samples`) or is read by another fact is none; a number right after the old one is no new value
-    ("batch size 2, 2 control images": the arrow of "4 -> 2" leaves no token)."""
+    ("batch size 2, 2 control images": the arrow of "4 -> 2" leaves no token); in Korean, a number after a word of its
+    own in the next clause is that word's (`배치 1, 반복 10으로`: `clauses`, where each clause starts)."""
     nows = [h.start for h in spans.get("now", _NONE) if h.start > at]
     # ... and a join word right before the new one, further on ("le batch était à 4, je l'ai mis à 2", "com batch 4
     # dava oom, baixei pra 2", "mit Batch 4 kam OOM, bin auf 2 runter")
@@ -227,11 +258,31 @@ def _told_now(tokens: list[Token], spans: dict[str, list[Hit]], at: int, used: s
         if j in used or not 1 <= n <= 64 or j + 1 in counted or j - 1 in counted or noun or figure:
             return old
         korean = j + 1 < len(tokens) and tokens[j + 1].text in _KOREAN_TO
+        if korean and _named_in_clause(tokens, named, clauses, at, j):
+            return old
         if korean or any(j - _NOW_TO_VALUE <= k < j and not any(k < p <= j + 1 for p in pasts) for k in nows):
             used.add(j)
             return n
         return old
     return old
+
+
+def counted_before(spans: dict[str, list[Hit]], clauses: frozenset[int], tokens: list[Token]) -> frozenset[int]:
+    """The positions right before a noun a number there counts, or right after it, in its clause ("512 image size",
+    "2 control images", "30 steps", "resolution 512"; not "batch size is one, images are 1024", nor the "sur" of "4 sur
+    3000")."""
+    nouns = [h for c in _COUNTED if c != "counter" for h in spans.get(c, _NONE)]
+    # ... and right after one ("1 batch size y resolución 512", "1 batch size and resolution 512"; not in Korean, where
+    # a count follows what it counts: `배치당 이미지 두 장` is a batch of two)
+    return frozenset({h.start - 1 for h in nouns if h.start > 0 and h.start not in clauses}
+                     | {h.end for h in nouns if h.end not in clauses and not tokens[h.start].hangul})
+
+
+def _named_in_clause(tokens: list[Token], named: set[int], clauses: frozenset[int], at: int, j: int) -> bool:
+    """Whether the number at `j` opens no clause of its own after the value at `at` but follows a Hangul word of no
+    fact's in a clause after it: that word is what it counts (`배치 1, 반복 10으로`, not `배치 4였는데, 2로`)."""
+    starts = [c for c in clauses if at < c < j]
+    return bool(starts) and any(tokens[i].hangul and i not in named for i in range(max(starts), j))
 
 
 def count_near(tokens: list[Token], hit: Hit, used: set[int], limit: int) -> int | None:

@@ -351,3 +351,15 @@ def title_parts(line: str, wrapping: Wrapping) -> tuple[str, tuple[str, ...]]:
     if kind == SOLVED:
         return kind, tuple(t for t in (tag, rest) if t.strip())
     return kind, (rest,) if rest.strip() else ()
+
+
+def answered_quote(text: str) -> str:
+    """The quote a reply opens with, its ">" marks taken off ("> turn GC on\\n\\nit's been on from the start" is "turn
+    GC on"); empty when the text opens with no quote, or nothing follows it.
+
+    >>> answered_quote("> turn GC on\\n\\nit's on already"), answered_quote("it's on already"), answered_quote("> x")
+    ('turn GC on', '', '')
+    """
+    lines = text.strip().split("\n")
+    opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
+    return "\n".join(line.lstrip().lstrip(">").strip() for line in lines[:opening]).strip()
