@@ -151,11 +151,12 @@ def remedied(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[
     supposed = reading.reached(hits)
     mentions = {h.end for h in hits if h.concept == "gc"}
     changed = -1  # the last change told before a settled state of its sentence
-    for _, start, _, gone in reading.settled:
+    for _, start, end, gone in reading.settled:
         if gone or start in supposed:
             continue  # "I'd like some directions on how to fix it": no state told
         first = reading.sentences[reading.sentence_of(start)].start
-        changes = [h.start for h in hits if h.concept in remedies and first <= h.start < start
+        # (a change the marker holds counts: "with GC enabled works")
+        changes = [h.start for h in hits if h.concept in remedies and first <= h.start < end
                    and (h.start in mentions or not _preposition(reading.tokens[h.start], h))]
         if changes:
             changed = max(changed, min(changes))

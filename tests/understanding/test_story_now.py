@@ -89,6 +89,8 @@ REMEDIED_NOW_FINE = [
            "샘플도 좋아요."),
     ("en", "I got OOM on my 4090 with batch 4, but training with gradient checkpointing enabled works fine. By the "
            "way, the docs have a typo in the config example."),
+    ("en", "got OOM on the A100 at 1024 but with gradient checkpointing enabled it works. also the readme has a broken "
+           "link to the dataset script"),
     ("es", "Me daba OOM en la 4090 con batch 4, pero entrenando con gradient checkpointing activado funciona bien. "
            "Por cierto, la documentación tiene un error en el ejemplo de config."),
     ("pt", "Dava OOM na 4090 com batch 4, mas treinando com gradient checkpointing ativado funciona bem. Aliás, a "
