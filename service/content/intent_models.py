@@ -69,6 +69,9 @@ class Avoided(Frozen):
     after_in_korean: bool = False
     # The `by` words' own tokens count too: French "plein de VRAM" (plenty of) holds `plein`, which also says full
     inside: bool = False
+    # Only a `by` word with one of these in its span: a failure named as one not to get back ("sem voltar a ter o OOM",
+    # "without getting the OOM back"), a longer span than a plain "without OOM"
+    after: tuple[Key, ...] = ()
 
 
 class Intents(Frozen):

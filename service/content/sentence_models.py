@@ -218,6 +218,11 @@ class SentenceRules(BaseModel):
     fined: tuple[Key, ...] = ()
     fine_unless: tuple[Key, ...] = ()
     fine_turns: tuple[str, ...] = ()  # a fine word's endings that turn its clause (Korean `잘 돌아가는데`: "runs, but")
+    # a change told before a settled state in its sentence ("but with GC enabled it works fine", "activé el GC y ahora
+    # va bien"): the events told before the change are what it remedied, over, unless one of `remedy_unless` comes
+    # between (`told.remedied`)
+    remedies: tuple[Key, ...] = ()
+    remedy_unless: tuple[Key, ...] = ()
 
 
 class Asked(BaseModel):

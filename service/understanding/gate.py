@@ -69,6 +69,8 @@ def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) 
             # What is avoided follows the word ("without OOM"); in Korean it comes before it ("OOM 없이").
             korean = tokens[by.start].hangul and not rule.after_in_korean
             span = range(by.start - 1, by.start - 1 - rule.span, -1) if korean else range(by.end, by.end + rule.span)
+            if rule.after and not any(h.concept in rule.after and h.start in span for h in hits):
+                continue
             if rule.inside:
                 avoided.update(range(by.start, by.end))
             for i in span:

@@ -84,8 +84,9 @@ def denied_across(word: Hit, gcs: list[Hit], spans: dict[str, list[Hit]], tokens
     at = {i for gap in gaps for i in gap}
     named = {i for c, hs in spans.items() if c not in _BETWEEN for h in hs for i in range(h.start, h.end) if i in at}
     allowed = {i for c in _BETWEEN for h in spans.get(c, _NONE) for i in range(h.start, h.end) if i in at}
-    # a longer word of no allowed kind is something else the negation denies ("no está resuelto, tengo el GC ...")
-    named |= {i for i in at if i not in allowed and len(tokens[i].text) > _SHORT}
+    # a longer word of no allowed kind is something else the negation denies ("no está resuelto, tengo el GC ..."),
+    # unless it names the change itself ("not turning GC off again": the switch is what is denied)
+    named |= {i for i in at if i not in allowed and len(tokens[i].text) > _SHORT and not names_a_change(tokens[i].text)}
     return any(named.isdisjoint(gap) for gap in gaps)
 
 
@@ -229,8 +230,9 @@ def switched_back(
                 continue
             if any(_object_of(o, word, agains) for o in others):
                 continue
-            if any(_governs(h, word, tokens) for h in governors) or negated(word, negations, nevers, tokens):
-                continue
+            if any(_governs(h, word, tokens) for h in governors) or negated(word, negations, nevers, tokens) or \
+                    denied_across(word, gcs, spans, tokens):
+                continue  # "not turning GC off again": no switch told
             if last is None or word.start > last[0]:
                 last = (word.start, state)
     return None if last is None else last[1]

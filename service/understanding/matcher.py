@@ -259,7 +259,7 @@ def understand(
     log = as_told(log, text, parts.prose, reader.rules, reading, spotted, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
     stated, alien = _stated(matcher, text, parts, reading, hits, others, log, caches, pasted, machine, lines := Lines())
-    family, families = family_named(matcher.aliases.find, tokens, alien, pasted)  # alien: another run's words
+    family, families = family_named(matcher.aliases.find, tokens, alien, pasted, reading.past)  # alien: others' words
     features = _features(text, stated, log, families)
     concepts = _implied(matcher, hits, reading, features)
     present = frozenset(concepts) | features

@@ -93,14 +93,18 @@ def own_family(find: Find, words: list[str], unowned: frozenset[int]) -> str | N
     return family if count == 1 else None
 
 
-def family_named(find: Find, tokens: list[Token], unowned: frozenset[int], pasted: Pasted) -> tuple[str | None, int]:
+def family_named(find: Find, tokens: list[Token], unowned: frozenset[int], pasted: Pasted,
+                 past: frozenset[int] = frozenset()) -> tuple[str | None, int]:
     """The model family the text names, and how many it names: the longest alias; with several named, or one named
-    where a setting is not the user's (`not_own`), the one the user's own words name alone (else unknown); with none
-    named, the one a paste names."""
+    where a setting is not the user's (`not_own`), the one the user's own words name alone, or else the one they name
+    outside what they tell as past (`past`: "예전에 플럭스 학습할 때 ... OOM", "last month on flux it was fine": an
+    earlier run's), else unknown; with none named, the one a paste names."""
     words = [t.forms[-1] if t.hangul else t.text for t in tokens]
     family, families = find(words)
     if families > 1 or (family is not None and unowned):
         family = own_family(find, words, unowned)
+        if family is None and families > 1 and past:
+            family = own_family(find, words, unowned | past)
     return (family if family is not None else _pasted_family(find, pasted)), families
 
 

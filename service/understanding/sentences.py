@@ -329,6 +329,7 @@ def _status(
     denials: list[tuple[int, int, int]] = []
     asking = [False] * len(sentences)
     aside = [False] * len(sentences)
+    opened = 0
     for k, s in enumerate(sentences):
         marks = markers(tokens, s.start, s.end, language)
         if not marks:
@@ -353,9 +354,11 @@ def _status(
                 if _asked_in(s.question, marks, bounds, c) or denied:
                     continue
                 if kind == "reverted":
-                    # a setting put back ("OOM, so I turned it back on"): the failures before it, unless "still" first
+                    # a setting put back ("OOM, so I turned it back on"): the failures before it, unless "still" first;
+                    # one that opens its sentence, those of the sentence before ("OOMs with GC off. Turned it back on,
+                    # it trains now")
                     if not any(p < i for p in stops):
-                        settled.append((s.start, i, end, True))
+                        settled.append((opened if c == 0 else s.start, i, end, True))
                 elif kind != "fixed":
                     # after a past marker, from where that one reaches ("OOM at step 3 every time it used to work
                     # fine": the OOM is now), and a few reaches back at most
@@ -379,6 +382,8 @@ def _status(
         denials.extend((i, end, _REACH[kind]) for i, kind, end in marks if kind in ("negation", "negation_after"))
         if any(kind in _REACH for _, kind, _ in marks):
             caused.extend(causes(tokens, s.start, s.end, marks, language))
+        # where the failures this sentence tells start, after its last marker of the present (`reverted`, next one)
+        opened = max([s.start, *(end for _, kind, end in marks if kind == "present")])
     return frozenset(past), tuple(reaching), asking, aside, tuple(settled), tuple(caused), tuple(denials)
 
 

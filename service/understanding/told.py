@@ -4,6 +4,7 @@ qualify (`intents.yaml` `sentences`), from a text's reading (`sentences.read_sen
 from __future__ import annotations
 
 from ..content.sentence_models import Courtesy
+from .analysis import Token
 from .lexicon import Hit
 from .sentence_reader import SentenceReader
 from .sentences import Reading
@@ -12,9 +13,10 @@ from .sentences import Reading
 def told_now(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without the events told only as past, supposed or denied ("a past OOM in a post about speed",
     "I'm afraid of an OOM", "it didn't crash"): those are not the present state; nor is what a sentence of courtesy
-    names (`courtesies`), what a request asks for (`wished`), a question's second option (`alternatives`) or a
+    names (`courtesies`), what a change told before a settled state remedied (`remedied`), what a request asks for
+    (`wished`), a question's second option (`alternatives`) or a
     speed told as fine (`fine_speeds`)."""
-    hits = courtesies(reader.rules.courtesy, reading, hits)
+    hits = remedied(reader, reading, courtesies(reader.rules.courtesy, reading, hits))
     hits = fine_speeds(reader, reading, alternatives(reader, reading, wished(reader, reading, hits)))
     events = reader.rules.events
     if not events or not (reading.past or reading.reaching or reading.settled):
@@ -135,3 +137,37 @@ def fine_speeds(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> li
     fine -= {reading.sentence_of(h.start) for h in hits if h.concept in rules.fine_unless}
     fined = frozenset(rules.fined)
     return [h for h in hits if h.concept not in fined or reading.sentence_of(h.start) not in fine]
+
+
+def remedied(reader: SentenceReader, reading: Reading, hits: list[Hit]) -> list[Hit]:
+    """The hits without the events a change remedied (`sentences.remedies`): a change told before a settled state in
+    its sentence ("I got OOM with batch 4, but with GC enabled it works fine", "Activé el GC y ahora va bien", `GC
+    켜니까 잘 돌아가요`) closes the events told before the change, in its sentence or earlier ("Ayer me daba OOM."); not
+    one the failure goes on after (`sentences.remedy_unless`: "I enabled GC and it still OOMs, works fine at 512")."""
+    rules = reader.rules
+    if not rules.remedies or not reading.settled:
+        return hits
+    events, remedies, unless = frozenset(rules.events), frozenset(rules.remedies), frozenset(rules.remedy_unless)
+    supposed = reading.reached(hits)
+    mentions = {h.end for h in hits if h.concept == "gc"}
+    changed = -1  # the last change told before a settled state of its sentence
+    for _, start, end, gone in reading.settled:
+        if gone or start in supposed:
+            continue  # "I'd like some directions on how to fix it": no state told
+        first = reading.sentences[reading.sentence_of(start)].start
+        # (a change the marker holds counts: "with GC enabled works")
+        changes = [h.start for h in hits if h.concept in remedies and first <= h.start < end
+                   and (h.start in mentions or not _preposition(reading.tokens[h.start], h))]
+        if changes:
+            changed = max(changed, min(changes))
+    if changed < 0:
+        return hits
+    goes_on = [h.start for h in hits if h.concept in unless]
+    return [h for h in hits if h.concept not in events or h.start >= changed
+            or any(h.start < g < changed for g in goes_on)]
+
+
+def _preposition(token: Token, hit: Hit) -> bool:
+    """A one-word on/off word of up to four letters ("on", "with", "con", "mit"): a preposition, no change told,
+    unless right after the GC mention ("turned GC on")."""
+    return hit.end - hit.start == 1 and len(token.text) <= 4 and not token.hangul
