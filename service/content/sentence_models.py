@@ -198,7 +198,7 @@ class SentenceRules(BaseModel):
     alone: dict[Key, Key] = {}  # a word that tells its concept only as the post's first sentence ("Solved!")
     spills: tuple[Spill, ...] = ()
     denied: tuple[Denial, ...] = ()  # praise denied in its clause, read as its own concept (`judged.py`)
-    courtesy: tuple[Courtesy, ...] = ()  # sentences of thanks or of a run gone well, nothing of the problem (`told.courtesies`)
+    courtesy: tuple[Courtesy, ...] = ()  # thanks, or a run gone well: nothing of the problem (`told.courtesies`)
     # concepts that open a wish or a request ("please add an option to ...", "would be great to have ..."): the
     # events and the `wished` words after one in its clause are what is asked for, not told (`told.wished`)
     wishes: tuple[Key, ...] = ()
