@@ -4,7 +4,8 @@ finished well ("the training went fine in ai toolkit, finished all 2000 steps", 
 training, steps and samples named there no longer keep an OOM told of ComfyUI at generation time in the guide's
 domain. Twins keep their symptom: the same words about the training failing, and a finished-well sentence that
 turns ("went fine for 500 steps, then OOM", "lief problemlos, aber bei Schritt 2 OOM"), tells a weak result or a speed,
-or states GC.
+or states GC. A run stalled with the GPU at 0% beside a hang or no error is no slowness of the training (its
+twins name a rate).
 Sentences written for the test, as forum users write (none is a line of the real-message corpora or blind sets)."""
 
 from __future__ import annotations
@@ -75,3 +76,33 @@ def test_gc_told_in_a_finished_run_is_still_read(client: TestClient, lang: str, 
 ])
 def test_a_finished_runs_step_count_is_no_failing_step(client: TestClient, lang: str, text: str) -> None:
     assert diagnose(client, lang, text)["context"].get("step") is None
+
+
+# --- a run stalled with the GPU at 0% (`implies` stalled, `outside` stalled): a hang, no slowness of the training ----
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", 'stuck at "caching latents" for 40 minutes, no error at all, gpu at 0%. restarted twice, same spot'),
+    ("es", 'se queda parado en "quantizing transformer" hace media hora, sin ningún error, la gpu al 0%'),
+    ("pt", 'fica parado em "loading model" faz 40 minutos, sem erro nenhum, a gpu fica em 0%'),
+    ("fr", 'bloqué sur "caching latents" depuis 40 minutes, aucune erreur, le GPU est à 0 %'),
+    ("de", 'hängt seit 40 Minuten bei "Quantizing transformer", keine Fehlermeldung, GPU bei 0 %'),
+    ("ko", "모델 로딩에서 40분째 멈춰있어요. 에러도 없고 gpu 사용률 0%예요"),
+])
+def test_a_run_stalled_with_an_idle_gpu_is_none(client: TestClient, lang: str, text: str) -> None:
+    _none(client, lang, text)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "training is stuck at 30 s/it, gpu at 0% most of the time, no error"),
+    ("en", "gpu usage is only 30% and training is really slow, 8 s/it"),
+    ("es", "el entrenamiento va lentísimo, 30 s/it, sin ningún error"),
+    ("pt", "o treino tá muito lento, 25 s/it, sem erro nenhum"),
+    ("fr", "l'entraînement est super lent, 30 s/it, aucune erreur"),
+    ("de", "Das Training ist extrem langsam, 30 s/it, keine Fehlermeldung"),
+    ("ko", "학습이 너무 느려요 30 s/it 나와요 에러는 없어요"),
+    ("en", "training is really slow, gpu at 0% most of the time and it freezes every few steps"),
+    ("es", "el entrenamiento se congela cada pocos pasos y la gpu al 0%, va lentísimo"),
+    ("de", "Training hängt immer wieder kurz, GPU bei 0 %, insgesamt extrem langsam"),
+])
+def test_a_slow_run_with_its_rate_or_told_slow_stays_slow(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "slow-training"
