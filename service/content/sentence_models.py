@@ -162,12 +162,14 @@ class Denial(BaseModel):
 class Courtesy(BaseModel):
     """A sentence of courtesy (`understanding/told.courtesies`): one holding a hit of `by` ("thank you for the detailed
     guide", "gracias por tu trabajo", "danke für die Arbeit") and none of `keeps` (an event, a result, a speed told)
-    says nothing of the problem: its words ("detailed", "job") are no subject of the post."""
+    says nothing of the problem: its words ("detailed", "job") are no subject of the post. With `needs`, only a
+    sentence that also holds one of those (a run told as finished well names the training: "the training went fine")."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     by: tuple[Key, ...]
     keeps: tuple[Key, ...] = ()
+    needs: tuple[Key, ...] = ()
 
 
 class SentenceRules(BaseModel):
@@ -196,7 +198,7 @@ class SentenceRules(BaseModel):
     alone: dict[Key, Key] = {}  # a word that tells its concept only as the post's first sentence ("Solved!")
     spills: tuple[Spill, ...] = ()
     denied: tuple[Denial, ...] = ()  # praise denied in its clause, read as its own concept (`judged.py`)
-    courtesy: tuple[Courtesy, ...] = ()  # sentences of thanks that tell nothing of the problem (`told.courtesies`)
+    courtesy: tuple[Courtesy, ...] = ()  # thanks, or a run gone well: nothing of the problem (`told.courtesies`)
     # concepts that open a wish or a request ("please add an option to ...", "would be great to have ..."): the
     # events and the `wished` words after one in its clause are what is asked for, not told (`told.wished`)
     wishes: tuple[Key, ...] = ()

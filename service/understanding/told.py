@@ -68,9 +68,12 @@ def near_the_failure(reader: SentenceReader, reading: Reading, hits: list[Hit]) 
 def courtesies(rules: tuple[Courtesy, ...], reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without those of the sentences of courtesy (`sentences.courtesy`): a thanks that tells no event, result
     or speed ("Hi, thank you so much for the detailed guide!", "thanks for your wonderful job") names nothing of the
-    problem; a thanks beside one ("thanks in advance, my lora looks nothing like her") keeps its sentence."""
+    problem; a thanks beside one ("thanks in advance, my lora looks nothing like her") keeps its sentence. So does a
+    training told as finished well ("the training went fine, finished all 3000 steps"): what fails is elsewhere."""
     for rule in rules:
         thanked = {reading.sentence_of(h.start) for h in hits if h.concept in rule.by}
+        if rule.needs:
+            thanked &= {reading.sentence_of(h.start) for h in hits if h.concept in rule.needs}
         if not thanked:
             continue
         keeps = frozenset(rule.keeps)
