@@ -264,7 +264,8 @@ def stated_context(
     bound = frozenset(h.end for c in _NUMBERED for h in spans.get(c, _NONE))  # right after a fact's own word
     previewed, preview_words = preview_step_counts(tokens, spans)
     unsaid = timed | previewed | ranges(tokens, spans) | unowned | _totals(tokens, spans) | cadences(tokens, spans)
-    step = failing_step(tokens, spans, used, unsaid, failed, BUCKET_SIZES, skip=preview_words, bound=bound)
+    step = failing_step(tokens, spans, used, unsaid, failed, BUCKET_SIZES, skip=preview_words, bound=bound,
+                        past=told_past)
     probe = used | unowned
     batch = batch_size(tokens, spans, probe, clauses | starts)
     used |= probe - unowned

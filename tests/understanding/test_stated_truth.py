@@ -8,7 +8,8 @@
 - steps told as passed ("steps 1 and 2 are fine, then OOM") and a cadence ("samples every 100 steps") are no failing
   step;
 - a reply to a quote that names GC tells GC's state ("> turn on GC" / "it's been on since the start"): GC on, the
-  symptom is the OOM that persists with GC, and no step enables GC.
+  symptom is the OOM that persists with GC, and no step enables GC;
+- a step told in the past ("last month OOM at step 3") is no step of a failure told now ("now it OOMs when sampling").
 
 Every sentence was written for this test, as forum users write (none is a line of a query set); each is checked on
 the whole answer (`/v1/diagnose`).
@@ -195,3 +196,43 @@ REPLIES_OTHER = [
 @pytest.mark.parametrize(("lang", "text", "state"), REPLIES_OTHER, ids=[f"{x[0]}-{x[2]}" for x in REPLIES_OTHER])
 def test_a_reply_states_gc_only_as_it_tells_it(client: TestClient, lang: str, text: str, state: bool | None) -> None:
     assert _context(client, lang, text).get("gradient_checkpointing") is state
+
+
+# --- 5. a step of the told past is the earlier run's, where a failure is told now (session 11, lead) ---------------
+
+PAST_STEP = [
+    ("en", "Last month I had OOM at step 3 with GC off. Now with GC on it OOMs when sampling previews."),
+    ("es", "El mes pasado tuve OOM en el paso 3 con el GC apagado. Ahora con el GC encendido me da OOM al generar las "
+           "muestras."),
+    ("pt", "Mês passado tive OOM no passo 3 com GC desligado. Agora com GC ligado dá OOM na hora de gerar as "
+           "amostras."),
+    ("fr", "Le mois dernier j'ai eu un OOM au step 3 avec le GC désactivé. Maintenant avec le GC activé ça plante en "
+           "OOM pendant les samples."),
+    ("de", "Letzten Monat hatte ich OOM bei Schritt 3 mit GC aus. Jetzt mit GC an gibt es OOM beim Erzeugen der "
+           "Samples."),
+    ("ko", "지난달엔 GC 끄고 3스텝에서 OOM 났었어요. 지금은 GC 켰는데 샘플 생성할 때 OOM 나요."),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), PAST_STEP, ids=[x[0] for x in PAST_STEP])
+def test_a_step_of_the_told_past_is_no_step_of_the_failure_now(client: TestClient, lang: str, text: str) -> None:
+    answer = _diagnose(client, lang, text)
+    assert "step" not in (answer.get("context") or {})
+    assert (answer.get("context") or {}).get("gradient_checkpointing") is True
+    assert (answer.get("symptom") or {}).get("id") in ("oom-during-sampling", "oom-persists-with-gc")
+
+
+PRESENT_STEP = [
+    # the failure now has its own step: that one is read
+    ("en", "Last month I had OOM at step 3 with GC off. Now GC is on and it OOMs at step 40.", 40),
+    ("es", "El mes pasado tuve OOM en el paso 3 con el GC apagado. Ahora está encendido y da OOM en el paso 40.", 40),
+    ("de", "Letzten Monat hatte ich OOM bei Schritt 3 mit GC aus. Jetzt ist GC an und es gibt OOM bei Schritt 40.", 40),
+    # only a past is told: its step is all the text says of a failure
+    ("en", "I got CUDA out of memory at step 3 with flux, what should I change?", 3),
+    ("pt", "deu CUDA out of memory no passo 3 com flux, o que eu mudo?", 3),
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "step"), PRESENT_STEP, ids=[f"{x[0]}-{x[2]}" for x in PRESENT_STEP])
+def test_the_step_of_the_failure_told_now_is_read(client: TestClient, lang: str, text: str, step: int) -> None:
+    assert _context(client, lang, text).get("step") == step
