@@ -27,13 +27,19 @@ def preview_step_counts(tokens: list[Token], spans: dict[str, list[Hit]]) -> tup
         steps.update(h.start for h in spans.get("step", _NONE) if phrase.start <= h.start < phrase.end)
     failures = [h.start for c in _FAILURES for h in spans.get(c, _NONE)]
     cadences = {h.end for h in spans.get("every", _NONE)}  # "samples every 250 steps": when previews run, as before
+    # the reach counts from past a cadence told right after the preview word ("as amostras tão a cada 100 passos com
+    # 30 steps": the 30 are each preview's steps)
+    every = {h.end: h.start for h in spans.get("every", _NONE)}
+    periods = [(every[h.start - 1], h.end) for h in spans.get("step", _NONE) if h.start - 1 in every]
     for hit in spans.get("step", _NONE):
         j = hit.start - 1
         if hit.start in steps or j < 0 or tokens[j].number is None or j in numbers or j in cadences:
             continue
         for p in spans.get("preview", _NONE):
             failed = any(p.start <= f <= hit.end + 1 for f in failures)
-            if p.end <= j and j - p.end < _PREVIEW_COUNT_REACH and not failed:
+            start = max([e for s, e in periods if p.end <= s and e <= j and s - p.end < _PREVIEW_COUNT_REACH],
+                        default=p.end)
+            if p.end <= j and j - start < _PREVIEW_COUNT_REACH and not failed:
                 numbers.add(j)
                 steps.add(hit.start)
                 break

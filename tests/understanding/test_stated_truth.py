@@ -9,7 +9,9 @@
   step;
 - a reply to a quote that names GC tells GC's state ("> turn on GC" / "it's been on since the start"): GC on, the
   symptom is the OOM that persists with GC, and no step enables GC;
-- a step told in the past ("last month OOM at step 3") is no step of a failure told now ("now it OOMs when sampling").
+- a step told in the past ("last month OOM at step 3") is no step of a failure told now ("now it OOMs when sampling");
+- each preview's own steps told after the previews' cadence ("samples every 100 steps with 30 steps") are no failing
+  step.
 
 Every sentence was written for this test, as forum users write (none is a line of a query set); each is checked on
 the whole answer (`/v1/diagnose`).
@@ -236,3 +238,21 @@ PRESENT_STEP = [
 @pytest.mark.parametrize(("lang", "text", "step"), PRESENT_STEP, ids=[f"{x[0]}-{x[2]}" for x in PRESENT_STEP])
 def test_the_step_of_the_failure_told_now_is_read(client: TestClient, lang: str, text: str, step: int) -> None:
     assert _context(client, lang, text).get("step") == step
+
+
+# --- 6. the steps of each preview, told after the previews' cadence, are no failing step (session 11, lead) --------
+
+PREVIEW_STEPS = [
+    ("en", "it OOMs at some point, no idea when. the samples are made every 100 steps with 30 steps each"),
+    ("es", "me da OOM en algún momento, no sé cuándo. las muestras las saco cada 100 pasos con 30 steps"),
+    ("pt", "dá OOM em algum momento, não sei quando. as amostras tão a cada 100 passos com 30 steps"),
+    ("fr", "ça fait un OOM à un moment, je sais pas quand. les samples sont faits tous les 100 steps avec 30 steps"),
+    ("de", "irgendwann kommt OOM, keine Ahnung wann. die Samples kommen alle 100 Schritte mit 30 Steps"),
+    ("ko", "언제인지 모르겠는데 OOM 나요. 샘플은 100스텝마다 30스텝으로 뽑아요"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), PREVIEW_STEPS, ids=[x[0] for x in PREVIEW_STEPS])
+def test_a_previews_own_step_count_after_its_cadence_is_no_failing_step(client: TestClient, lang: str,
+                                                                       text: str) -> None:
+    assert "step" not in _context(client, lang, text)
