@@ -11,7 +11,8 @@
   symptom is the OOM that persists with GC, and no step enables GC;
 - a step told in the past ("last month OOM at step 3") is no step of a failure told now ("now it OOMs when sampling");
 - each preview's own steps told after the previews' cadence ("samples every 100 steps with 30 steps") are no failing
-  step.
+  step;
+- a state only believed ("I thought GC was on but it wasn't") is no state of the run.
 
 Every sentence was written for this test, as forum users write (none is a line of a query set); each is checked on
 the whole answer (`/v1/diagnose`).
@@ -256,3 +257,36 @@ PREVIEW_STEPS = [
 def test_a_previews_own_step_count_after_its_cadence_is_no_failing_step(client: TestClient, lang: str,
                                                                        text: str) -> None:
     assert "step" not in _context(client, lang, text)
+
+
+# --- 7. a belief the text corrects states nothing (session 11, lead) ------------------------------------------------
+
+BELIEVED = [
+    ("en", "I thought GC was on but it wasn't, OOM at step 2 with z-image"),
+    ("es", "pensé que el GC estaba activado pero no, OOM en el paso 2 con z-image"),
+    ("pt", "achei que o GC tava ligado mas não tava, OOM no passo 2 com z-image"),
+    ("fr", "je pensais que le GC était activé mais en fait non, OOM au step 2 avec z-image"),
+    ("de", "ich dachte GC wäre an, war es aber nicht. OOM bei Schritt 2 mit Z-Image"),
+    ("ko", "GC 켜져 있는 줄 알았는데 아니었어요. 2스텝에서 OOM"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), BELIEVED, ids=[x[0] for x in BELIEVED])
+def test_a_gc_state_only_believed_is_not_stated(client: TestClient, lang: str, text: str) -> None:
+    answer = _diagnose(client, lang, text)
+    assert "gradient_checkpointing" not in (answer.get("context") or {})
+    assert (answer.get("context") or {}).get("step") == 2
+    assert (answer.get("symptom") or {}).get("id") == "oom-early-steps"
+
+
+STATED_BESIDE = [
+    # twins: the state told as a fact is read, a belief about something else beside it changes nothing
+    ("en", "GC is on. I thought batch 2 would fit on my 3090 but it OOMs at step 2", True),
+    ("es", "el GC está activado. pensé que iba a aguantar, pero OOM en el paso 2", True),
+    ("de", "GC ist aus, ich dachte das macht nichts. OOM bei Schritt 2", False),
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "state"), STATED_BESIDE, ids=[f"{x[0]}-{x[2]}" for x in STATED_BESIDE])
+def test_a_gc_state_told_beside_a_belief_is_read(client: TestClient, lang: str, text: str, state: bool) -> None:
+    assert _context(client, lang, text).get("gradient_checkpointing") is state
