@@ -33,7 +33,7 @@ from .gc_words import negated as negated_by
 from .lexicon import Hit
 from .preview_steps import cadences, preview_step_counts
 from .stated_batch import batch_size
-from .stated_numbers import count_near, failing_step, number_near, ranges
+from .stated_numbers import count_near, earlier_run, failing_step, number_near, ranges
 from .stated_sizes import BUCKET_SIZES, bucket_list, sizes_named
 
 # Distance windows, in tokens (a hit's distance to another counts the tokens between them, plus one).
@@ -264,8 +264,8 @@ def stated_context(
     bound = frozenset(h.end for c in _NUMBERED for h in spans.get(c, _NONE))  # right after a fact's own word
     previewed, preview_words = preview_step_counts(tokens, spans)
     unsaid = timed | previewed | ranges(tokens, spans) | unowned | _totals(tokens, spans) | cadences(tokens, spans)
-    step = failing_step(tokens, spans, used, unsaid, failed, BUCKET_SIZES, skip=preview_words, bound=bound,
-                        past=told_past)
+    unsaid |= earlier_run(spans, told_past)
+    step = failing_step(tokens, spans, used, unsaid, failed, BUCKET_SIZES, skip=preview_words, bound=bound)
     probe = used | unowned
     batch = batch_size(tokens, spans, probe, clauses | starts)
     used |= probe - unowned

@@ -73,7 +73,6 @@ def _a_setting(tokens: list[Token], hit: Hit, joins: Sequence[Hit], sizes: froze
 def failing_step(
     tokens: list[Token], spans: dict[str, list[Hit]], used: set[int], timed: frozenset[int], failed: bool,
     sizes: frozenset[int], skip: frozenset[int] = frozenset(), bound: frozenset[int] | None = None,
-    past: frozenset[int] = frozenset(),
 ) -> int | None:
     """The step the failure is told at: of the step numbers the text states, the one nearest a failure word
     ("steps 1 and 2 run, it dies at step 3" is step 3) and not told as passed ("it gets through step 1, then OOM on
@@ -81,14 +80,10 @@ def failing_step(
     the text tells no failure at all ("4000 steps, about 3 hours" is a run's length), unless `failed`. A bucket
     size (`sizes`) before the step word, or after it past other words, is no step ("Sample en 1024, trente steps").
     A step word at `skip` is a preview's own step count ("sample_steps 30"); in Korean the count comes before the
-    counter word (`3스텝`), so `bound` (the positions right after another fact's word) applies there only. Where a
-    failure is told outside the told `past` ("last month OOM at step 3; now it OOMs when sampling"), a step of that
-    past is the earlier run's, not the one failing now."""
+    counter word (`3스텝`), so `bound` (the positions right after another fact's word) applies there only."""
     failures = [h for c in _FAILURES for h in spans.get(c, _NONE)]
     if not failures and not failed:
         return None
-    if past and any(h.start not in past for h in failures):
-        timed |= past
     passed = _passes(tokens, spans)
     joins = spans.get("span_to", _NONE)
     # a count after a length word ("for 3000 steps", "durante 3000 pasos", "총 3000스텝") is the run's length
@@ -135,6 +130,14 @@ def failing_step(
     *_, j = min(found)
     used.add(j)
     return tokens[j].number
+
+
+def earlier_run(spans: dict[str, list[Hit]], past: frozenset[int]) -> frozenset[int]:
+    """The told `past`'s positions where a failure is told outside it ("last month OOM at step 3; now it OOMs when
+    sampling"): a step there is the earlier run's, not the one failing now; none when every failure is in it."""
+    if past and any(h.start not in past for c in _FAILURES for h in spans.get(c, _NONE)):
+        return past
+    return frozenset()
 
 
 def _passes(tokens: list[Token], spans: dict[str, list[Hit]]) -> list[Hit]:
