@@ -154,3 +154,29 @@ def test_run_length_told_as_required_is_slow(client: TestClient, lang: str, text
 ])
 def test_memory_required_twins_are_not_slow(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) != SLOW
+
+
+# --- 6. a capability question in a title over a body that tells the user's OOM lasting through their fix ----------
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "does it support training a lora on a 4090?\nI have added --gradient_checkpointing and --cache_latents, but "
+           "it still OOMs at step 1"),
+    ("es", "¿soporta entrenar una lora en una 4090?\nYa activé gradient checkpointing y sigue dando OOM en el paso 1"),
+    ("pt", "dá suporte para treinar lora numa 4090?\nJá ativei o gradient checkpointing e continua dando OOM no "
+           "passo 1"),
+    ("de", "Unterstützt es LoRA-Training auf einer 4090?\nIch habe Gradient Checkpointing aktiviert, aber es gibt "
+           "immer noch OOM bei Schritt 1"),
+])
+def test_own_oom_through_gc_overrules_a_capability_title(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "oom-persists-with-gc"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    # an OOM only named in a request, and no OOM at all
+    ("en", "does it support training a lora on a 4090?\nWould be great, gradient checkpointing could remove the OOM on "
+           "small cards"),
+    ("en", "does it support training a lora on a 4090?\nI have added --gradient_checkpointing and --cache_latents, "
+           "just wondering if it is supported"),
+])
+def test_capability_title_twins_stay_none(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) is None
