@@ -167,8 +167,16 @@ def test_memory_required_twins_are_not_slow(client: TestClient, lang: str, text:
     ("de", "Unterstützt es LoRA-Training auf einer 4090?\nIch habe Gradient Checkpointing aktiviert, aber es gibt "
            "immer noch OOM bei Schritt 1"),
 ])
-def test_own_oom_through_gc_overrules_a_capability_title(client: TestClient, lang: str, text: str) -> None:
+def test_own_failure_overrules_a_capability_title(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "oom-persists-with-gc"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Native LyCORIS support?\nI trained a lycoris with it and my samples are all noise after 2000 steps"),
+    ("es", "¿Soporte nativo para LyCORIS?\nEntrené una lycoris y mis muestras salen borrosas después de 2000 pasos"),
+])
+def test_own_bad_result_overrules_a_feature_title(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == WEAK
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -177,6 +185,7 @@ def test_own_oom_through_gc_overrules_a_capability_title(client: TestClient, lan
            "small cards"),
     ("en", "does it support training a lora on a 4090?\nI have added --gradient_checkpointing and --cache_latents, "
            "just wondering if it is supported"),
+    ("en", "Native LyCORIS support?\nWould be great, many loras from the community are overcooked"),
 ])
 def test_capability_title_twins_stay_none(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) is None
