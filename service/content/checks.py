@@ -141,7 +141,8 @@ def _dangling_references(content: Content) -> Iterator[Problem]:
     for i, imp in enumerate(content.intents.implies):
         for ref in imp.all:
             yield from missing(f, f"implies.{i}", ref, names, "concept")
-    for key in ("domain", "search_needs", "topic_evidence", "search_title_told", "whole_phrases"):  # lists of names
+    for key in ("domain", "search_needs", "topic_evidence", "search_title_told", "search_title_asks",
+                "search_title_persisted", "whole_phrases"):  # lists of names
         for i, ref in enumerate(getattr(content.intents, key)):
             yield from missing(f, f"{key}.{i}", ref, names, "concept or feature")
     for i, ref in enumerate(content.intents.search_generic):
@@ -371,9 +372,8 @@ def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _translation_problems(
-    content: Content, source: dict[Unit, str], units: dict[Unit, str], lang: str
-) -> Iterator[Problem]:
+def _translation_problems(content: Content, source: dict[Unit, str], units: dict[Unit, str],
+                          lang: str) -> Iterator[Problem]:
     """Protected tokens and placeholders of each English unit must survive in the translation."""
     tokens = content.languages.protected.tokens
     src_prefix = f"text/{content.languages.default}/"

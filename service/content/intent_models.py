@@ -95,5 +95,7 @@ class Intents(Frozen):
     topic_evidence: tuple[Key, ...] = ()  # ... unless the body tells one of these (an OOM, a rate)
     search_title_topics: tuple[Key, ...] = ()  # ... of which topics a body's told `search_title_told` overrules
     search_title_told: tuple[Key, ...] = ()  # (an OOM told as the present state)
+    search_title_asks: tuple[Key, ...] = ()  # ... and those only a body's `search_title_persisted` overrules
+    search_title_persisted: tuple[Key, ...] = ()  # (the user's own OOM lasting through a fix, own bad result)
     search_asked: Asked = Asked()  # what a text asks about (`gate.asked`): no FAQ entry or section for another subject
     targets: dict[Id, Intent]

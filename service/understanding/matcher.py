@@ -111,6 +111,8 @@ class Matcher:
     evidence: frozenset[str]  # `topic_evidence`: what the body tells that keeps its symptom under such a title
     title_topics: frozenset[str]  # ... `search_title_topics`: those a body's told `search_title_told` overrules
     title_told: frozenset[str]
+    title_asks: frozenset[str]  # `search_title_asks`: the topics only a body's `search_title_persisted` overrules
+    title_persisted: frozenset[str]
     asking: SearchWording  # what `gate.asked` weighs: the subjects FAQ entries and sections rest on, those elsewhere
     whole: frozenset[str]  # `intents.yaml` `whole_phrases`: the words inside their phrases say nothing of their own
     avoided: tuple[Avoided, ...]
@@ -205,6 +207,8 @@ def build_matcher(content: Content) -> Matcher:
         evidence=frozenset(content.intents.topic_evidence),
         title_topics=frozenset(content.intents.search_title_topics),
         title_told=frozenset(content.intents.search_title_told),
+        title_asks=frozenset(content.intents.search_title_asks),
+        title_persisted=frozenset(content.intents.search_title_persisted),
         asking=SearchWording(
             subjects=_topic_subjects(content, targets) - elsewhere,
             generic=frozenset(content.intents.search_generic),

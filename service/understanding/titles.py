@@ -23,10 +23,16 @@ TITLE_WORDS = 14
 
 def title_vetoes(matcher: Matcher, subjects: frozenset[str]) -> frozenset[str]:
     """The subjects a title line vetoes search with: not a topic the guide does not teach (`search_title_topics`)
-    where the body tells an OOM as the present state (`search_title_told`)."""
-    if subjects.isdisjoint(matcher.title_told):
-        return matcher.title_vetoes
-    return matcher.title_vetoes - matcher.title_topics
+    where the body tells an OOM as the present state (`search_title_told`), nor a feature request or a capability
+    question (`search_title_asks`) where the body tells the user's own failure: an OOM lasting through their fix or
+    a bad result of their run (`search_title_persisted`: "Does it support a 4090? I added --gradient_checkpointing
+    but it still OOMs")."""
+    vetoes = matcher.title_vetoes
+    if not subjects.isdisjoint(matcher.title_told):
+        vetoes = vetoes - matcher.title_topics
+    if not subjects.isdisjoint(matcher.title_persisted):
+        vetoes = vetoes - matcher.title_asks
+    return vetoes
 
 
 def line_hits(matcher: Matcher, line: str, lang: str | None, caches: Caches, read: Lines | None = None) -> LineHits:
