@@ -8,6 +8,7 @@ Adding a feature: one function and one entry here, its line in `structure/featur
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final, NamedTuple
 
@@ -47,6 +48,26 @@ def _question(f: FeatureInput) -> bool:
     return "?" in f.text or "\uff1f" in f.text
 
 
+# A pasted Python traceback cut before its exception (ask11): its last line is a frame (`File "x.py", line 9, in f`) or
+# the code line under one, so nothing names the error (a CUDA out-of-memory prints one); a `[rank0]:` prefix is the
+# launcher's. "Traceback" is looked for first: most texts hold none.
+_RANK = re.compile(r"^\[rank\d+\]:")
+_FRAME = re.compile(r'^\s*File "[^"\n]+", line \d+')
+_TRACEBACK = "Traceback (most recent call last)"
+
+
+def _cut_traceback(f: FeatureInput) -> bool:
+    if _TRACEBACK not in f.text:
+        return False
+    lines = [_RANK.sub("", line).rstrip() for line in f.text.rsplit(_TRACEBACK, 1)[1].splitlines()]
+    lines = [line for line in lines if line.strip() and not line.strip().startswith("```")]
+    if not lines:
+        return False
+    if _FRAME.match(lines[-1]):
+        return True
+    return len(lines) > 1 and _FRAME.match(lines[-2]) is not None and lines[-1][:1].isspace()
+
+
 FEATURES: Final[dict[str, Callable[[FeatureInput], bool]]] = {
     "gc_on": lambda f: f.stated.gradient_checkpointing is True,
     "gc_off": lambda f: f.stated.gradient_checkpointing is False,
@@ -64,6 +85,7 @@ FEATURES: Final[dict[str, Callable[[FeatureInput], bool]]] = {
     "question": _question,
     "on_or_off": lambda f: f.stated.on_or_off,
     "two_families": lambda f: f.families > 1,
+    "cut_traceback": _cut_traceback,
 }
 # Log signals the features read (checked against the log reader's table at start-up).
 SIGNALS_READ: Final = frozenset({"sampling", "other-process-vram", "inference-run"})

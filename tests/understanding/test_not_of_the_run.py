@@ -4,8 +4,9 @@ Real posts read as a slow training or weak samples that tell no such thing of th
 the authors needed for their released model ("I am interested in the training time required for X under 8 A100s"),
 how someone else's LoRA was trained ("was this LoRA trained with the flux script?"), a feature request ("can we please
 have the ability to set the pixel size of the samples?"), how to read the loss ("how do I interpret loss while
-training?", with a pasted line's iteration time), an error of a path that does not exist. The guide answers none of
-them: `none` (`intents.yaml` `outside`: duration_question, their_method, feature_request, other_error, loss_reading).
+training?", with a pasted line's iteration time), an error of a path that does not exist, a crash over a traceback cut
+before its exception. The guide answers none of them: `none` (`intents.yaml` `outside`: duration_question,
+their_method, feature_request, other_error, loss_reading, the feature cut_traceback).
 
 Words that misled the reading are read whole (`whole_phrases`): "pixel size" is no pixelated result (size_setting),
 French "pourriez-vous" no "pourri" one (polite_ask). Their twins keep their symptom: the user's own duration, a weak
@@ -19,7 +20,17 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from remedy.understanding.extract import Stated
+from remedy.understanding.features import FEATURES, FeatureInput
+from remedy.understanding.logs import read_log
 from tests.understanding.probes import diagnosed_symptom, search
+
+# A traceback pasted cut before its exception (its last line is a frame's code): no error is named.
+CUT_TRACEBACK = (
+    'Traceback (most recent call last):\n  File "/home/me/trainer/train.py", line 412, in <module>\n'
+    '    model.enable_block_swap(blocks)\n  File "/home/me/trainer/utils/offload.py", line 88, in move\n'
+    '    module.weight.data = module.weight.data.to(device, non_blocking=True)'
+)
 
 NOT_OF_THE_RUN = [
     # a duration asked of the authors
@@ -93,6 +104,19 @@ NOT_OF_THE_RUN = [
            "anderen Tool:\nUsing TF32 for faster training on Ampere GPUs\nLoading VAE\nLoading dataset"),
     ("ko", "폴더가 존재하지 않습니다\n작업 시작할 때 이 에러가 나요, 다른 툴이랑 같은 데이터셋이에요:\nUsing TF32 "
            "for faster training on Ampere GPUs\nLoading VAE\nLoading dataset"),
+    # a crash over a traceback cut before its exception (`cut_traceback`): no OOM inferred
+    ("en", "Block swap crashes\nNo matter how I change my dataset or the training config, the "
+           "training crashes right away when I enable block swap. Please help\n" + CUT_TRACEBACK),
+    ("es", "El block swap se cae\nCambie lo que cambie en el dataset o la config, el entrenamiento "
+           "se cae nada más activar el block swap. Ayuda por favor\n" + CUT_TRACEBACK),
+    ("pt", "Block swap trava\nNão importa o que eu mude no dataset ou na config, o treino cai logo "
+           "que ativo o block swap. Alguém ajuda\n" + CUT_TRACEBACK),
+    ("fr", "Le block swap plante\nQuoi que je change dans le dataset ou la config, l'entraînement "
+           "plante dès que j'active le block swap. Aidez-moi svp\n" + CUT_TRACEBACK),
+    ("de", "Block Swap stürzt ab\nEgal was ich am Datensatz oder an der Config ändere, das "
+           "Training stürzt sofort ab, sobald ich Block Swap aktiviere. Hilfe bitte\n" + CUT_TRACEBACK),
+    ("ko", "블록 스왑 켜면 튕겨요\n데이터셋이나 설정을 뭘 바꿔도 블록 스왑을 켜는 순간 학습이 바로 "
+           "튕겨요. 도와주세요\n" + CUT_TRACEBACK),
 ]
 
 KEEP_THEIR_SYMPTOM = [
@@ -122,6 +146,13 @@ KEEP_THEIR_SYMPTOM = [
                               "with batch 4"),
     ("oom-early-steps", "pt", "o erro de pasta não existe foi resolvido, agora dá CUDA out of memory no passo 2 "
                               "com batch 4"),
+    ("oom-early-steps", "en", "it crashes with CUDA out of memory at step 2 as soon as I turn "
+                              "gradient checkpointing off\n" + CUT_TRACEBACK),
+    ("oom-early-steps", "es", "se cae con CUDA out of memory en el paso 2 en cuanto desactivo el "
+                              "gradient checkpointing\n" + CUT_TRACEBACK),
+    ("oom-early-steps", "en", "the training crashes at step 2 since I turned gradient checkpointing off\nTraceback "
+                              "(most recent call last):\n  File \"/home/me/trainer/train.py\", line 412, in "
+                              "<module>\n    loss.backward()"),
 ]
 
 
@@ -134,3 +165,16 @@ def test_what_is_asked_of_the_authors_or_the_software_is_no_symptom(client: Test
 @pytest.mark.parametrize(("symptom", "lang", "text"), KEEP_THEIR_SYMPTOM)
 def test_the_run_told_beside_keeps_its_symptom(client: TestClient, symptom: str, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == symptom
+
+
+@pytest.mark.parametrize(("text", "cut"), [
+    ("it crashes\n" + CUT_TRACEBACK, True),
+    ("it crashes\n" + "\n".join(f"[rank0]: {line}" for line in CUT_TRACEBACK.splitlines()), True),
+    ("it crashes\n" + CUT_TRACEBACK.rsplit("\n", 1)[0], True),  # ends on the frame line itself
+    ("it crashes\n" + CUT_TRACEBACK + "\nRuntimeError: CUDA error: invalid argument", False),
+    ("it crashes\n" + CUT_TRACEBACK + "\ntorch.OutOfMemoryError: CUDA out of memory.", False),
+    ("it crashes at step 2, no traceback at all", False),
+])
+def test_a_traceback_cut_before_its_exception(text: str, cut: bool) -> None:
+    f = FeatureInput(text, Stated(), read_log(text), 0)
+    assert FEATURES["cut_traceback"](f) is cut
