@@ -6,7 +6,7 @@ env files state (`read_settings`, by `structure/settings.yaml`, compiled once by
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -154,11 +154,17 @@ def _gates(names: tuple[str, ...], sep: str) -> tuple[tuple[str, tuple[str, ...]
 
 def _key_starts(text: str, table: SettingTable) -> list[int]:
     """Where each name that holds a key of the table starts, in text order (the whole name, a dotted one from its
-    first part: `train.batch_size`), with the `--` and the quote before it; `read_settings` reads the name there."""
+    first part: `train.batch_size`), with the `--` and the quote before it; `read_settings` reads the name there.
+    Only the groups whose shared prefix the text holds are looked for (`table.gates`)."""
     low = text.lower()
-    starts: set[int] = set()
     gates = (*table.gates, *table.dashed_gates) if "--" in low else table.gates
-    for name in (name for gate, group in gates if gate in low for name in group):
+    return name_starts(low, (name for gate, group in gates if gate in low for name in group))
+
+
+def name_starts(low: str, names: Iterable[str]) -> list[int]:
+    """Where each of `names` found in the lowered text `low` starts as a whole name, in text order."""
+    starts: set[int] = set()
+    for name in names:
         i = low.find(name)
         while i >= 0:
             j = i

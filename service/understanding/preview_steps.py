@@ -26,11 +26,11 @@ def preview_step_counts(tokens: list[Token], spans: dict[str, list[Hit]]) -> tup
                 break
         steps.update(h.start for h in spans.get("step", _NONE) if phrase.start <= h.start < phrase.end)
     failures = [h.start for c in _FAILURES for h in spans.get(c, _NONE)]
-    cadences = {h.end for h in spans.get("every", _NONE)}  # "samples every 250 steps": when previews run, as before
-    # the reach counts from past a cadence told right after the preview word ("as amostras tão a cada 100 passos com
-    # 30 steps": the 30 are each preview's steps)
-    every = {h.end: h.start for h in spans.get("every", _NONE)}
-    periods = [(every[h.start - 1], h.end) for h in spans.get("step", _NONE) if h.start - 1 in every]
+    # a cadence's number, after its "every" word ("samples every 250 steps": when previews run, as before) ...
+    cadences = {h.end: h.start for h in spans.get("every", _NONE)}
+    # ... and the reach counts from past a cadence told right after the preview word ("as amostras tão a cada 100
+    # passos com 30 steps": the 30 are each preview's steps)
+    periods = [(cadences[h.start - 1], h.end) for h in spans.get("step", _NONE) if h.start - 1 in cadences]
     for hit in spans.get("step", _NONE):
         j = hit.start - 1
         if hit.start in steps or j < 0 or tokens[j].number is None or j in numbers or j in cadences:

@@ -8,9 +8,7 @@ import pytest
 
 from remedy.index.build import Index
 from remedy.understanding.matcher import understand
-from remedy.understanding.pasted import SettingTable, _key_starts, read_settings
-
-_NAME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+from remedy.understanding.pasted import SettingTable, _key_starts, name_starts, read_settings
 
 # (language, post, the batch size its paste states, the GC state it states): flags with `_` and `-`, keys in a YAML
 # or a dict, keys that share a prefix with other keys (`sample_every`, `validation_steps`) beside the ones read
@@ -43,22 +41,7 @@ TWINS = [
 def _plain_starts(text: str, table: SettingTable) -> list[int]:
     """The search before the gates: every probe (and, in a text with `--`, every dashed probe) looked for alone."""
     low = text.lower()
-    starts: set[int] = set()
-    for name in (*table.probes, *table.dashed) if "--" in low else table.probes:
-        i = low.find(name)
-        while i >= 0:
-            j = i
-            while j > 0 and low[j - 1] in _NAME and i - j < 80:
-                j -= 1
-            while j < i and low[j] == "-":
-                j += 1
-            if low.startswith("--", j - 2):
-                j -= 2
-            if j > 0 and low[j - 1] in "\"'":
-                j -= 1
-            starts.add(j)
-            i = low.find(name, i + len(name))
-    return sorted(starts)
+    return name_starts(low, (*table.probes, *table.dashed) if "--" in low else table.probes)
 
 
 @pytest.mark.parametrize(("lang", "text", "batch", "gc"), POSTS, ids=[p[0] for p in POSTS])
