@@ -12,6 +12,10 @@ their symptom; "ran out of memory" told as speakers say it (`fiquei sem memória
 모자라`); a poor likeness; a typo in the word before a step number; an OOM at a later step with nothing said of
 buckets is the general OOM, and its twin with several buckets and a random OOM is the spike.
 
+A step told unknown (`não sei em que passo foi`, `몇 스텝인지 몰라요`: `step_unknown`, read whole) tells no early
+OOM, whatever step word a pasted line has ("OOM during training step"): the general OOM; its twin with step 2 told
+and the cause unknown stays the first steps' OOM.
+
 Every sentence was written for this test, as forum users write in each language (none is a line of a corpus)."""
 
 from __future__ import annotations
@@ -213,6 +217,48 @@ LATE_SPIKE = [
     ("ko", "flux 로라, 버킷 512 768 1024 1536, 잘 돌다가 800스텝에서 가끔 OOM 나요, 어떨 땐 더 늦게"),
 ]
 
+# the step not known: the general OOM; the step told early, the cause unknown: the first steps
+STEP_UNKNOWN = [
+    (
+        "en",
+        'the job just dies and the log only says "OOM during training step". no idea '
+        "at which step, the terminal closed. what do I change first?",
+    ),
+    (
+        "es",
+        'el job se muere y en el log solo sale "OOM during training step". no sé en '
+        "qué paso fue porque se cerró la terminal. qué cambio primero?",
+    ),
+    (
+        "pt",
+        'o job morre e no log só aparece "OOM during training step". não sei em '
+        "qual passo foi, o terminal fechou. o que mudo primeiro?",
+    ),
+    (
+        "fr",
+        'le job meurt et dans le log il y a juste "OOM during training step". aucune idée '
+        "à quel step, le terminal s'est fermé. je change quoi d'abord ?",
+    ),
+    (
+        "de",
+        'der job stirbt einfach und im log steht nur "OOM during training step". keine '
+        "ahnung bei welchem schritt, das terminal ist zu. was zuerst ändern?",
+    ),
+    (
+        "ko",
+        '잡이 그냥 죽고 로그에는 "OOM during training step"만 있어요. '
+        "터미널이 닫혀서 몇 스텝인지 몰라요. 뭐부터 바꿔야 하죠?",
+    ),
+]
+EARLY_CAUSE_UNKNOWN = [
+    ("en", "OOM at step 2 every time, no idea why. which step of the guide do I start with?"),
+    ("es", "OOM en el paso 2 siempre, no sé por qué. flux lora en la 4090"),
+    ("pt", "OOM no passo 2 toda vez, não sei o motivo. flux lora na 4090"),
+    ("fr", "OOM au step 2 à chaque fois, je sais pas pourquoi. lora flux sur 4090"),
+    ("de", "OOM bei schritt 2 jedes mal, keine ahnung warum. flux lora auf der 4090"),
+    ("ko", "매번 2스텝에서 OOM 나요, 이유를 모르겠어요. 4090 flux 로라"),
+]
+
 
 def _context(answer: dict[str, object]) -> dict[str, object]:
     context = answer["context"]
@@ -270,3 +316,13 @@ def test_a_later_step_alone_is_the_general_oom(client: TestClient, lang: str, te
 @pytest.mark.parametrize(("lang", "text"), LATE_SPIKE)
 def test_a_random_oom_with_buckets_is_the_spike(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "oom-bucket-spike"
+
+
+@pytest.mark.parametrize(("lang", "text"), STEP_UNKNOWN)
+def test_a_step_not_known_is_the_general_oom(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "oom-general"
+
+
+@pytest.mark.parametrize(("lang", "text"), EARLY_CAUSE_UNKNOWN)
+def test_an_early_step_with_the_cause_unknown_stays_early(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "oom-early-steps"
