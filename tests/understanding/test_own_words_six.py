@@ -2,9 +2,10 @@
 
 A single switch told in the user's own word for it (a toggle, a checkbox, a flag, one option: `un solo toggle`,
 `um único toggle`, `une seule case`, `ein einziges Häkchen`, `체크박스 하나`) is the sudden change (`sudden`,
-vocabulary.yaml): "why does one toggle make a heavy config impossible?" asks why-sudden-oom, not where a setting is.
-Its twins keep their reading: an OOM of the user's run after that switch is the first steps' OOM with GC stated off,
-and asking where the toggle is stays where-to-change.
+vocabulary.yaml), and "how can one ... make so much difference" asks why (`why`: `cómo un solo`, `comment une
+seule`, `wie kann ein einziges`): "why does one toggle make a heavy config impossible?" asks why-sudden-oom, not
+where a setting is. Its twins keep their reading: an OOM of the user's run after that switch is the first steps' OOM
+with GC stated off, asking where the toggle is stays where-to-change, and "how can I make it faster?" a slow run.
 
 Beside it, probes of the ordinary ways of telling a run in six languages, which hold as the vocabularies grow: the
 verbs of running a job (`correr`, `rodar`, `돌리다`, `laufen lassen`) with an OOM, a slow run or weak samples keep
@@ -81,11 +82,6 @@ ONE_SWITCH = [
         "why would unticking one checkbox (gc) make a config that was heavy but working need more vram than the card "
         "has? nothing else changed",
     ),
-]
-
-# left: "it went from fine to impossible" reads as GC off being acceptable (`acceptable`: fine, de boa, ok), and the
-# question asked with "how can" names no `why`: when-gc-off-ok outranks why-sudden-oom
-LEFT_FINE_TO_IMPOSSIBLE = [
     (
         "en",
         "just curious, how can one checkbox make that much vram difference? I unticked gradient checkpointing and it "
@@ -259,6 +255,16 @@ EARLY_CAUSE_UNKNOWN = [
     ("ko", "매번 2스텝에서 OOM 나요, 이유를 모르겠어요. 4090 flux 로라"),
 ]
 
+# a "how can I" asks how to do a thing, no why: a slow run keeps its symptom
+HOW_CAN_I = [
+    ("en", "how can I make my flux lora train faster? 6 s/it on a 4090"),
+    ("es", "cómo puedo hacer que mi lora de flux entrene más rápido? 6 s/it en la 4090"),
+    ("pt", "como eu faço o treino do meu lora de flux ficar mais rápido? 6 s/it na 4090"),
+    ("fr", "comment je peux accélérer le training de mon lora flux ? 6 s/it sur la 4090"),
+    ("de", "wie kann ich mein flux lora training schneller machen? 6 s/it auf der 4090"),
+    ("ko", "flux 로라 학습을 어떻게 더 빠르게 할 수 있나요? 4090에서 6 s/it"),
+]
+
 
 def _context(answer: dict[str, object]) -> dict[str, object]:
     context = answer["context"]
@@ -270,12 +276,6 @@ def _context(answer: dict[str, object]) -> dict[str, object]:
 def test_one_switch_asks_why_it_ran_out(client: TestClient, lang: str, text: str) -> None:
     answer = search(client, lang, text)
     assert hit_ids(answer)[0] in {"why-sudden-oom", "what-gc-does"}, hit_ids(answer)
-
-
-@pytest.mark.xfail(strict=True, reason="left: see LEFT_FINE_TO_IMPOSSIBLE")
-@pytest.mark.parametrize(("lang", "text"), LEFT_FINE_TO_IMPOSSIBLE)
-def test_left_fine_to_impossible_asks_why(client: TestClient, lang: str, text: str) -> None:
-    assert hit_ids(search(client, lang, text))[0] in {"why-sudden-oom", "what-gc-does"}
 
 
 @pytest.mark.parametrize(("lang", "text"), ONE_SWITCH_OOM)
@@ -326,3 +326,8 @@ def test_a_step_not_known_is_the_general_oom(client: TestClient, lang: str, text
 @pytest.mark.parametrize(("lang", "text"), EARLY_CAUSE_UNKNOWN)
 def test_an_early_step_with_the_cause_unknown_stays_early(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "oom-early-steps"
+
+
+@pytest.mark.parametrize(("lang", "text"), HOW_CAN_I)
+def test_how_can_i_keeps_the_slow_run(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "slow-training"
