@@ -17,6 +17,10 @@ A step told unknown (`não sei em que passo foi`, `몇 스텝인지 몰라요`: 
 OOM, whatever step word a pasted line has ("OOM during training step"): the general OOM; its twin with step 2 told
 and the cause unknown stays the first steps' OOM.
 
+An OOM at a different step each time (`cada vez num passo diferente`, `jedes Mal bei einem anderen Step`,
+`매번 다른 지점`: `intermittent`) comes and goes, even with GC on: the spike; its twin at the same step each time with
+GC off stays the first steps' OOM.
+
 Every sentence was written for this test, as forum users write in each language (none is a line of a corpus)."""
 
 from __future__ import annotations
@@ -265,6 +269,28 @@ HOW_CAN_I = [
     ("ko", "flux 로라 학습을 어떻게 더 빠르게 할 수 있나요? 4090에서 6 s/it"),
 ]
 
+# a different step each time: the spike; the same early step each time: the first steps
+EACH_TIME_ANOTHER = [
+    ("en", "z-image lora, gc is on, batch 2. CUDA OOM at a different step each time, 350 then 900 then 610"),
+    ("es", "lora de z-image, gc activado, batch 2. CUDA OOM cada vez en un paso distinto, 350, luego 900, luego 610"),
+    ("pt", "lora de z-image, gc ligado, batch 2. CUDA OOM cada vez num passo diferente, 350 depois 900 depois 610"),
+    ("fr", "lora z-image, gc activé, batch 2. CUDA OOM chaque fois à un step différent, 350 puis 900 puis 610"),
+    ("de", "z-image lora, gc an, batch 2. CUDA OOM jedes mal bei einem anderen step, 350 dann 900 dann 610"),
+    (
+        "ko",
+        "z-image 로라, gc 켜져 있고 배치 2. CUDA OOM이 매번 다른 지점에서 나요, "
+        "350스텝, 그다음 900스텝, 그다음 610스텝",
+    ),
+]
+EACH_TIME_THE_SAME = [
+    ("en", "OOM at step 2 each time, same step every run, gc off"),
+    ("es", "OOM en el paso 2 cada vez, siempre el mismo paso, gc desactivado"),
+    ("pt", "OOM no passo 2 toda vez, sempre no mesmo passo, gc desligado"),
+    ("fr", "OOM au step 2 à chaque fois, toujours le même step, gc désactivé"),
+    ("de", "OOM bei step 2 jedes mal, immer derselbe schritt, gc aus"),
+    ("ko", "매번 2스텝에서 OOM 나요, 항상 같은 스텝이에요, gc 끔"),
+]
+
 
 def _context(answer: dict[str, object]) -> dict[str, object]:
     context = answer["context"]
@@ -331,3 +357,13 @@ def test_an_early_step_with_the_cause_unknown_stays_early(client: TestClient, la
 @pytest.mark.parametrize(("lang", "text"), HOW_CAN_I)
 def test_how_can_i_keeps_the_slow_run(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "slow-training"
+
+
+@pytest.mark.parametrize(("lang", "text"), EACH_TIME_ANOTHER)
+def test_another_step_each_time_is_the_spike(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "oom-bucket-spike"
+
+
+@pytest.mark.parametrize(("lang", "text"), EACH_TIME_THE_SAME)
+def test_the_same_early_step_each_time_stays_early(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "oom-early-steps"
