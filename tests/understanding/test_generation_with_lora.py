@@ -10,6 +10,11 @@ training of its own in that rule; the result becomes `told_elsewhere` and `outsi
 Twins keep their symptom: the same sentence after "I trained a lora on 20 photos" names the training, so the bad
 result stays a weak result of the run.
 
+The generation setting "sampler" (Euler, DPM++), asked of as the cause ("¿es del lora o del sampler?"), stemmed in
+Spanish, Portuguese, French and German to the stem of "sample" and so named the training's previews, which English
+and Korean never read in it; it is kept as written there (`profile.yaml` `kept_words`). Twins that name the
+training's samples keep their weak result.
+
 Every sentence was written for this test, as forum users write in each language (none is a line of the real-message
 corpora)."""
 
@@ -52,4 +57,34 @@ def test_a_bad_generation_with_a_lora_and_no_training_is_none(client: TestClient
 
 @pytest.mark.parametrize(("lang", "text"), TRAINED)
 def test_the_same_result_after_a_training_named_stays_weak(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "weak-samples"
+
+
+SAMPLER_ASKED = [
+    ("en", "with my lora the hands come out deformed in forge, is it the lora or the sampler?"),
+    ("es", "con mi lora las manos salen deformes en forge, es del lora o del sampler?"),
+    ("pt", "com a minha lora as mãos saem deformadas no forge, é da lora ou do sampler?"),
+    ("fr", "avec ma lora les mains sortent déformées dans forge, c'est la lora ou le sampler ?"),
+    ("de", "mit meiner LoRA kommen die Hände in Forge verformt raus, liegt das an der LoRA oder am Sampler?"),
+    ("ko", "내 로라 쓰면 포지에서 손이 뭉개져서 나와요, 로라 문제인가요 샘플러 문제인가요?"),
+]
+
+SAMPLES_ASKED = [
+    ("en", "the training samples show deformed hands since step 1500, is it the lora or the sampler?"),
+    ("es", "las muestras del entrenamiento salen con manos deformes desde el paso 1500, es del lora o del sampler?"),
+    ("pt", "as amostras do treino saem com mãos deformadas desde o passo 1500, é da lora ou do sampler?"),
+    ("fr", "les samples de l'entraînement sortent avec des mains déformées depuis le step 1500, c'est la lora ou le "
+           "sampler ?"),
+    ("de", "die Samples vom Training haben seit Schritt 1500 verformte Hände, liegt das an der LoRA oder am Sampler?"),
+    ("ko", "학습 샘플이 1500스텝부터 손이 뭉개져서 나와요, 로라 문제인가요 샘플러 문제인가요?"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), SAMPLER_ASKED)
+def test_a_sampler_asked_of_is_no_preview(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) is None
+
+
+@pytest.mark.parametrize(("lang", "text"), SAMPLES_ASKED)
+def test_the_trainings_samples_beside_the_sampler_stay_weak(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "weak-samples"
