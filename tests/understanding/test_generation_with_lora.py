@@ -7,6 +7,11 @@ into the guide as a weak result; English and Korean never read a preview in it. 
 (`profile.yaml` `kept_words`), so the text stays the inference program's (`intents.yaml` `outside` inference_app).
 Twins that name the training's samples beside the same question keep their weak result.
 
+"Distorted" told of the images of a trained LoRA is a weak result in English ("distorted" is a `weak` word) and in
+German ("verzerrt", a `flaw`); Spanish "distorsionadas", Portuguese "distorcidas", French "distordues" and Korean
+"왜곡돼요" were no word at all and the result was missed. They are `weak` words now; twins told of downloaded LoRAs in
+an inference program after an update stay none.
+
 Every sentence was written for this test, as forum users write in each language (none is a line of the real-message
 corpora)."""
 
@@ -45,3 +50,33 @@ def test_a_sampler_asked_of_is_no_preview(client: TestClient, lang: str, text: s
 @pytest.mark.parametrize(("lang", "text"), SAMPLES_ASKED)
 def test_the_trainings_samples_beside_the_sampler_stay_weak(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "weak-samples"
+
+
+DISTORTED_TRAINED = [
+    ("en", "I trained a lora of my cat and the images come out distorted"),
+    ("es", "entrené una lora de mi gato y las imágenes salen distorsionadas"),
+    ("pt", "treinei uma lora do meu gato e as imagens saem distorcidas"),
+    ("fr", "j'ai entraîné une lora de mon chat et les images sortent toutes distordues"),
+    ("de", "ich habe ein LoRA von meiner Katze trainiert und die Bilder sind verzerrt"),
+    ("ko", "고양이 로라를 학습했는데 이미지가 왜곡돼요"),
+]
+
+DISTORTED_ELSEWHERE = [
+    ("en", "since the last update every lora I download from civitai gives distorted images in forge"),
+    ("es", "desde la última actualización todas las loras que bajo de civitai dan imágenes distorsionadas en forge"),
+    ("pt", "desde a última atualização todas as loras que baixo do civitai dão imagens distorcidas no forge"),
+    ("fr", "depuis la dernière mise à jour toutes les loras que je télécharge sur civitai donnent des images "
+           "distordues dans forge"),
+    ("de", "seit dem letzten Update liefern alle LoRAs von Civitai in Forge verzerrte Bilder"),
+    ("ko", "최근 업데이트 이후 civitai에서 받은 로라를 포지에서 쓰면 전부 이미지가 왜곡돼요"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), DISTORTED_TRAINED)
+def test_distorted_images_of_a_trained_lora_are_weak(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "weak-samples"
+
+
+@pytest.mark.parametrize(("lang", "text"), DISTORTED_ELSEWHERE)
+def test_distorted_images_of_downloaded_loras_in_forge_are_none(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) is None
