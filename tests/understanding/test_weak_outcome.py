@@ -197,6 +197,9 @@ NOT_A_JUDGED_OUTCOME = [
     ("ko", "스텝을 더 돌리면 더 닮게 나오나요, 아니면 2000이면 충분한가요?"),
     # worse said of a base model against another, or of a speed
     ("en", "flux hands are much worse than sdxl hands, is there a sampler that helps?"),
+    # (noneweak12: "sampler" kept as written in es, pt, fr, de: no longer the samples)
+    ("es", "las manos de flux son mucho peores que las de sdxl, ¿algún sampler que ayude?"),
+    ("de", "die Hände von Flux sind viel schlechter als bei SDXL, hilft ein anderer Sampler?"),
     # an audio LoRA with no effect: another training domain
     ("en", "trained a lora on 30 mp3 files of my band, it has no effect, nothing like my input songs"),
     ("en", "my voice model lora for text-to-speech has no effect, it sounds like the base voice"),
@@ -233,8 +236,7 @@ def test_alike_words_with_no_judged_outcome_are_no_symptom(client: TestClient, l
 # Left (seen, not solved): a German separable verb around the loss ("hängt ... fest"); Spanish "no siguen" read whole
 # as a run that does not go on (`no_progress`), so its negation denies no following; a video "ohne Bewegung" /
 # "움직임이 없어요" (motion absent, told with no subject of the result the denial rules name); a Portuguese success
-# "ficou idêntica a ela" whose words read as a weak result; a base model's hands judged worse than another's, where
-# "sampler" reads as the samples (es, de). Strict: a case that starts to pass must move to its table.
+# "ficou idêntica a ela" whose words read as a weak result. Strict: a case that starts to pass must move to its table.
 LEFT_WEAK = [
     ("de", "der Loss hängt seit Step 200 bei 0.15 fest und die Samples ändern sich nie"),
     ("es", "entrené un controlnet con mis mapas de profundidad pero las imágenes no siguen la condición para nada"),
@@ -243,8 +245,6 @@ LEFT_WEAK = [
 ]
 
 LEFT_NONE = [
-    ("es", "las manos de flux son mucho peores que las de sdxl, ¿algún sampler que ayude?"),
-    ("de", "die Hände von Flux sind viel schlechter als bei SDXL, hilft ein anderer Sampler?"),
     ("pt", "treinei minha primeira lora ontem e ficou idêntica a ela, valeu pela ferramenta!"),
 ]
 
