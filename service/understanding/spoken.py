@@ -28,6 +28,8 @@ from .sentences import Reading
 _GPU = frozenset(GPU_OOM)  # the log signals of a GPU out-of-memory
 _INFERENCE = "inference-run"  # log_rules.py: a line of a program generating with the LoRA (KSampler, VAEDecode)
 _ELSEWHERE = "told_elsewhere"  # intents.yaml `sentences.subjects`: what an OOM told of another program becomes
+_DONE = "run_done"  # concepts.yaml: the training told gone well ("went fine", "lief problemlos", "문제없이 끝났고")
+_TRAINING = "training"  # concepts.yaml: the training named ("training", "entrenamiento", "Training", "학습")
 
 
 def as_told(log: LogReading, text: str, prose: str, rules: SentenceRules, reading: Reading, spotted: list[Hit],
@@ -41,7 +43,7 @@ def as_told(log: LogReading, text: str, prose: str, rules: SentenceRules, readin
     names, present = frozenset(spoken), frozenset(now)
     if not any(h.concept in names for h in spotted) or any(h.concept in names for h in hits):
         return log
-    if log.step is None and any(s.id == _INFERENCE for s in log.signals) and _told_elsewhere(names, spotted, hits):
+    if log.step is None and any(s.id == _INFERENCE for s in log.signals) and _elsewhere(names, reading, spotted, hits):
         return _without_gpu_oom(log)  # the prose tells the OOM of another program: the pasted one is its own
     if any(h.concept in names and any(p.concept in present and p.end <= h.start and reading.sentence_of(p.start)
                                       == reading.sentence_of(h.start) for p in spotted) for h in spotted):
@@ -54,11 +56,15 @@ def as_told(log: LogReading, text: str, prose: str, rules: SentenceRules, readin
     return _without_gpu_oom(log)
 
 
-def _told_elsewhere(names: frozenset[str], spotted: list[Hit], hits: list[Hit]) -> bool:
+def _elsewhere(names: frozenset[str], reading: Reading, spotted: list[Hit], hits: list[Hit]) -> bool:
     """Whether an OOM word of the prose was judged told of another subject than the training (read as
-    `told_elsewhere` where it was spotted)."""
+    `told_elsewhere` where it was spotted) in a sentence that names no training ("my LoRA training in ComfyUI OOMs"
+    is a training's, whatever program runs it; "the training went fine, but in Forge it OOMs" is not)."""
     elsewhere = {h.start for h in hits if h.concept == _ELSEWHERE}
-    return any(h.concept in names and h.start in elsewhere for h in spotted)
+    done = {reading.sentence_of(h.start) for h in spotted if h.concept == _DONE}  # the training told gone well
+    trained = {reading.sentence_of(h.start) for h in spotted if h.concept == _TRAINING} - done
+    return any(h.concept in names and h.start in elsewhere and reading.sentence_of(h.start) not in trained
+               for h in spotted)
 
 
 def _without_gpu_oom(log: LogReading) -> LogReading:
