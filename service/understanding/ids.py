@@ -43,6 +43,8 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "supposed_after": "own_run: a supposition told after its clause (`4로 하면 어떨까요`) states no setting of the run",
     "replaced": "own_run: the name or number a change replaced ('instead of flux', 'flux 말고') is not the run's",
     "either_or": "extract: 'on or off?'",
+    "training": "spoken: a sentence naming the training keeps a generation-told OOM the run's",
+    "run_done": "spoken: ... unless it tells the training went well",
     "asks": "extract: an advice question governs the switch after it (no state)",
     "past": "extract: a past state gives way to one told after it",
     "now": "extract: a state told now ('now it's on')",
