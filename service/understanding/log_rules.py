@@ -150,6 +150,9 @@ _INFERENCE: Final[Gated] = (
         re.compile(r"(?:ksampler(?<!\wksampler)\w{0,12}|samplercustom(?<!\wsamplercustom)\w{0,12}"
                    r"|wanvideo(?<!\wwanvideo)\w{0,30}|vaedecode(?<!\wvaedecode)\w{0,12})\b"),
     ),
+    # a generation call of a diffusers pipeline in a pasted traceback or script ("----> 1 video = pipe(prompt=prompt,
+    # num_inference_steps=50)", "image = pipeline(prompt, num_inference_steps=28).images[0]"): the generation's OOM
+    (("num_inference_steps",), re.compile(r"num_inference_steps\s*=")),
     # a traceback's file path inside such a program's folder: File "n:\FramePack-Eichi\system\...", ".../ComfyUI/..."
     (
         ("file",),
@@ -354,7 +357,7 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule("sampling", ("generating", "sampling", "validat"), _sampling, emits=("sampling",), yields=("baseline",)),
     Rule("inference-run", ("lora key", "prompt", "memory management", "patching lora", "sampler", "vaedecode",
                           "wanvideo", "file", "got an oom", "requested to load", "loaded completely",
-                          "loaded partially", "reserved ram"), _inference,
+                          "loaded partially", "reserved ram", "num_inference_steps"), _inference,
          emits=("inference-run",), yields=_TEXT),
     Rule("caching", ("caching",), _phase_marker(_CACHING, "caching"), emits=("caching",), yields=_TEXT),
     Rule("loading", ("loading", "quantizing", "fetching"), _phase_marker(_LOADING, "loading"), emits=("loading",),
