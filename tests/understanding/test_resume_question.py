@@ -3,8 +3,10 @@
 "My RunPod instance died at step 1800, how do I resume from the last checkpoint?" told a stop at a step, which reads
 as an OOM without memory evidence (`crash_oom`), so an OOM at step 1800 was answered to a user who asked how to go on
 from a saved file, in all six languages. The question is a `resume_question` now (`intents.yaml` `outside`): the
-guide has no answer for it, and the stop beside it is no memory evidence. Twins that tell the memory running out, GC
-turned off or a weak result beside the same question keep their symptom.
+guide has no answer for it, and the stop beside it is no memory evidence. Only the question is: the resume words alone
+("I resumed the training and it crashes at step 2", "학습 재개했더니 2스텝에서 죽어요") are `untaught`, whose rule keeps
+a crash, so a resumed run told failing keeps its OOM. Twins that tell the memory running out or GC turned off beside
+the same question keep their symptom.
 
 Every sentence was written for this test, as forum users write in each language (none is a line of the query sets)."""
 
@@ -41,6 +43,16 @@ OOM_THEN_RESUME = [
 ]
 
 
+RESUMED_AND_FAILING = [
+    ("en", "I resumed the training from the last checkpoint and now it crashes at step 2"),
+    ("es", "reanudé el entrenamiento desde el checkpoint y se muere en el paso 2"),
+    ("pt", "retomei o treino do último checkpoint e agora morre no passo 2"),
+    ("fr", "j'ai repris l'entraînement depuis le dernier checkpoint et ça plante au step 2"),
+    ("de", "Training vom letzten Checkpoint fortgesetzt, jetzt stürzt es bei Step 2 ab"),
+    ("ko", "학습 재개했더니 2스텝에서 죽어요"),
+]
+
+
 @pytest.mark.parametrize(("lang", "text"), RESUME_ASKED)
 def test_a_resume_question_is_no_symptom(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) is None
@@ -49,3 +61,8 @@ def test_a_resume_question_is_no_symptom(client: TestClient, lang: str, text: st
 @pytest.mark.parametrize(("lang", "text", "symptom"), OOM_THEN_RESUME)
 def test_an_oom_told_beside_it_keeps_its_symptom(client: TestClient, lang: str, text: str, symptom: str) -> None:
     assert diagnosed_symptom(client, lang, text) == symptom
+
+
+@pytest.mark.parametrize(("lang", "text"), RESUMED_AND_FAILING)
+def test_a_resumed_run_told_failing_keeps_its_oom(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "oom-early-steps"
