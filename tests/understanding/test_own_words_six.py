@@ -334,36 +334,21 @@ def test_a_typo_before_the_step_keeps_the_step(client: TestClient, lang: str, te
     assert _context(answer).get("step") == 500
 
 
-@pytest.mark.parametrize(("lang", "text"), LATE_PLAIN)
-def test_a_later_step_alone_is_the_general_oom(client: TestClient, lang: str, text: str) -> None:
-    assert diagnosed_symptom(client, lang, text) == "oom-general"
+# Each table's texts read as one symptom: the table, and what each of its texts must read as.
+READ_AS = {
+    "a later step alone is the general OOM": (LATE_PLAIN, "oom-general"),
+    "a random OOM with buckets is the spike": (LATE_SPIKE, "oom-bucket-spike"),
+    "a step not known is the general OOM": (STEP_UNKNOWN, "oom-general"),
+    "an early step with the cause unknown stays early": (EARLY_CAUSE_UNKNOWN, "oom-early-steps"),
+    "how can I keeps the slow run": (HOW_CAN_I, "slow-training"),
+    "another step each time is the spike": (EACH_TIME_ANOTHER, "oom-bucket-spike"),
+    "the same early step each time stays early": (EACH_TIME_THE_SAME, "oom-early-steps"),
+}
 
 
-@pytest.mark.parametrize(("lang", "text"), LATE_SPIKE)
-def test_a_random_oom_with_buckets_is_the_spike(client: TestClient, lang: str, text: str) -> None:
-    assert diagnosed_symptom(client, lang, text) == "oom-bucket-spike"
-
-
-@pytest.mark.parametrize(("lang", "text"), STEP_UNKNOWN)
-def test_a_step_not_known_is_the_general_oom(client: TestClient, lang: str, text: str) -> None:
-    assert diagnosed_symptom(client, lang, text) == "oom-general"
-
-
-@pytest.mark.parametrize(("lang", "text"), EARLY_CAUSE_UNKNOWN)
-def test_an_early_step_with_the_cause_unknown_stays_early(client: TestClient, lang: str, text: str) -> None:
-    assert diagnosed_symptom(client, lang, text) == "oom-early-steps"
-
-
-@pytest.mark.parametrize(("lang", "text"), HOW_CAN_I)
-def test_how_can_i_keeps_the_slow_run(client: TestClient, lang: str, text: str) -> None:
-    assert diagnosed_symptom(client, lang, text) == "slow-training"
-
-
-@pytest.mark.parametrize(("lang", "text"), EACH_TIME_ANOTHER)
-def test_another_step_each_time_is_the_spike(client: TestClient, lang: str, text: str) -> None:
-    assert diagnosed_symptom(client, lang, text) == "oom-bucket-spike"
-
-
-@pytest.mark.parametrize(("lang", "text"), EACH_TIME_THE_SAME)
-def test_the_same_early_step_each_time_stays_early(client: TestClient, lang: str, text: str) -> None:
-    assert diagnosed_symptom(client, lang, text) == "oom-early-steps"
+@pytest.mark.parametrize(("lang", "text", "wanted"), [
+    pytest.param(lang, text, wanted, id=f"{why}-{lang}-{i}")
+    for why, (table, wanted) in READ_AS.items() for i, (lang, text) in enumerate(table)
+])
+def test_each_table_reads_as_its_symptom(client: TestClient, lang: str, text: str, wanted: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == wanted
