@@ -84,6 +84,7 @@ FEATURES: Final[dict[str, Callable[[FeatureInput], bool]]] = {
     "one_bucket": lambda f: f.stated.resolutions is not None and len(f.stated.resolutions) == 1,
     "question": _question,
     "on_or_off": lambda f: f.stated.on_or_off,
+    "family_named": lambda f: f.families > 0,
     "two_families": lambda f: f.families > 1,
     "cut_traceback": _cut_traceback,
 }

@@ -130,8 +130,31 @@ def test_another_domains_slowness_is_not_the_guides(index: Index, lang: str, tex
     assert not u.in_domain and u.ranked == ()
 
 
-def test_a_gpu_oom_in_another_domain_stays_an_oom(index: Index) -> None:
-    assert _top_symptom(index, "CUDA out of memory while fine-tuning llama 7b with LoRA", "en") == "oom-general"
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "CUDA out of memory while fine-tuning llama 7b with LoRA"),
+    ("en", "OOM fine-tuning Mistral 7B with QLoRA on a 3090, axolotl, sequence_len 4096"),
+    ("es", "Me da CUDA out of memory haciendo fine-tune de Llama 3 8B con QLoRA"),
+    ("pt", "Dá falta de memória (OOM) no fine-tune do Qwen2.5 7B com o SFTTrainer"),
+    ("fr", "OOM en fine-tunant Llama 3.1 8B avec LLaMA-Factory, cutoff_len 4096"),
+    ("de", "OOM beim Finetunen von Llama 3 8B mit QLoRA, max_seq_length 4096"),
+    ("ko", "Llama 3 8B QLoRA 파인튜닝하다가 OOM 나요"),
+])
+def test_a_gpu_oom_in_another_domain_is_not_the_guides(index: Index, lang: str, text: str) -> None:
+    u = understand(index.matcher, text, lang)
+    assert not u.in_domain and u.ranked == ()
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "HunyuanVideo LoRA always OOM on 16GB, llm_path = 'llama-3-8b-text-encoder-tokenizer'"),
+    ("en", "I tried to train flux kontext with grpo and it went out of memory"),
+    ("es", "Entrenando un LoRA de HunyuanVideo me da OOM, ¿será el text encoder llama-3-8b?"),
+    ("pt", "Treinando LoRA do HunyuanVideo dá OOM, será o text encoder llama-3-8b?"),
+    ("fr", "LoRA HunyuanVideo : OOM à chaque fois, c'est le text encoder llama-3-8b ?"),
+    ("de", "HunyuanVideo LoRA: jedes Mal OOM, liegt das am Text-Encoder llama-3-8b?"),
+    ("ko", "HunyuanVideo LoRA 학습할 때 OOM 나요, llama-3-8b 텍스트 인코더 때문인가요?"),
+])
+def test_a_gpu_oom_of_a_guide_family_stays_an_oom_beside_llm_words(index: Index, lang: str, text: str) -> None:
+    assert _top_symptom(index, text, lang) == "oom-general"
 
 
 def test_a_forge_log_is_a_generation_log(index: Index) -> None:
