@@ -164,3 +164,30 @@ def test_a_slow_caching_is_a_phase_wait(client: TestClient, index: Index, lang: 
 def test_a_slow_training_told_after_caching_stays_slow_training(index: Index) -> None:
     u = understand(index.matcher, "caching is done, but the training is really slow, 30 s/it", "en")
     assert _symptom(u) == "slow-training"
+
+
+# Session 13 (blind set 13's dev half): a duration asked about beside the user's own run told by what its bar shows
+# or by a slang word for crawling ("mine shows ten hours for 1500 steps", "ça rame", "tá uma lesma", "schleicht") is
+# that run's slowness; the same question with no run of one's own stays unanswered.
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "How long should a FLUX LoRA take? Mine shows about ten hours for 1500 steps on a 4070 Ti"),
+    ("es", "¿Cuánto debería tardar un LoRA de FLUX? El mío marca unas diez horas para 1500 pasos en una 4070 Ti"),
+    ("pt", "Quanto tempo deveria levar um lora de FLUX? O meu mostra umas dez horas pra 1500 passos, tá uma lesma"),
+    ("fr", "Un lora FLUX c'est censé prendre combien de temps ? Le mien affiche dix heures pour 1500 steps, ça rame"),
+    ("de", "Wie lange dauert ein FLUX LoRA normalerweise? Meins zeigt zehn Stunden für 1500 Steps an und schleicht"),
+    ("ko", "플럭스 로라 보통 얼마나 걸려요? 제 건 1500스텝에 열 시간 걸린다고 나와요, 거북이예요"),
+])
+def test_a_duration_asked_beside_ones_own_run_is_slowness(index: Index, lang: str, text: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == "slow-training"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "How long should a FLUX LoRA take on a 4070 Ti?"),
+    ("es", "¿Cuánto debería tardar un LoRA de FLUX en una 4070 Ti?"),
+    ("pt", "Quanto tempo deveria levar um lora de FLUX numa 4070 Ti?"),
+    ("fr", "Un lora FLUX c'est censé prendre combien de temps sur une 4070 Ti ?"),
+    ("de", "Wie lange dauert ein FLUX LoRA normalerweise auf einer 4070 Ti?"),
+    ("ko", "4070 Ti에서 플럭스 로라 보통 얼마나 걸려요?"),
+])
+def test_a_duration_asked_with_no_run_of_ones_own(client: TestClient, lang: str, text: str) -> None:
+    _answers_nothing(client, lang, text)
