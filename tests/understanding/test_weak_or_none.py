@@ -301,3 +301,23 @@ def test_left_weak(client: TestClient, lang: str, text: str) -> None:
 def test_left_none(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) is None
     assert search(client, lang, text)["match"] != "confident"
+
+
+# Session 13 (batch 16's dev half): "thank you for sharing this repo" is a courtesy, not a post that shares (a
+# tutorial, a config): the bad result told after it stays the user's own.
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Low image quality even after 300k steps?\nFirst, thank you for sharing this repo. I ran your code for 300k "
+           "steps but the quality is still much worse than yours."),
+    ("es", "¿Calidad de imagen baja incluso tras 300k pasos?\nPrimero, gracias por compartir el repo. Entrené 300k "
+           "pasos y la calidad sigue siendo mucho peor que la vuestra."),
+    ("pt", "Qualidade de imagem ruim mesmo depois de 300k passos?\nPrimeiro, obrigado por compartilhar o repo. Treinei "
+           "300k passos e a qualidade continua bem pior que a de vocês."),
+    ("fr", "Qualité d'image faible même après 300k steps ?\nD'abord, merci pour le partage du repo. J'ai entraîné 300k "
+           "steps et la qualité reste bien pire que la vôtre."),
+    ("de", "Schlechte Bildqualität selbst nach 300k Steps?\nErstmal danke fürs Teilen des Repos. Ich habe 300k Steps "
+           "trainiert und die Qualität ist immer noch viel schlechter als eure."),
+    ("ko", "30만 스텝 후에도 이미지 품질이 낮아요?\n먼저 공유해 주셔서 감사합니다. 30만 스텝 학습했는데 품질이 여전히 "
+           "훨씬 안 좋아요."),
+])
+def test_thanks_for_sharing_is_no_shared_post(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "weak-samples"
