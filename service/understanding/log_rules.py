@@ -153,6 +153,12 @@ _INFERENCE: Final[Gated] = (
     # a generation call of a diffusers pipeline in a pasted traceback or script ("----> 1 video = pipe(prompt=prompt,
     # num_inference_steps=50)", "image = pipeline(prompt, num_inference_steps=28).images[0]"): the generation's OOM
     (("num_inference_steps",), re.compile(r"num_inference_steps\s*=")),
+    # a command line running a generation script ("python3 hymm_sp/sample_gpu_poor.py --input ...", "python
+    # inference.py --prompt", "python generate.py --task t2v-14B", "scripts/txt2img.py"): the generation's OOM
+    (
+        (".py",),
+        re.compile(r"(?:^|[\s/\\])(?:sample|inference|infer|generate|txt2img|img2img|predict)(?:_[\w-]{0,30})?\.py\b"),
+    ),
     # a traceback's file path inside such a program's folder: File "n:\FramePack-Eichi\system\...", ".../ComfyUI/..."
     (
         ("file",),
@@ -357,7 +363,7 @@ RULES: Final[tuple[Rule, ...]] = (
     Rule("sampling", ("generating", "sampling", "validat"), _sampling, emits=("sampling",), yields=("baseline",)),
     Rule("inference-run", ("lora key", "prompt", "memory management", "patching lora", "sampler", "vaedecode",
                           "wanvideo", "file", "got an oom", "requested to load", "loaded completely",
-                          "loaded partially", "reserved ram", "num_inference_steps"), _inference,
+                          "loaded partially", "reserved ram", "num_inference_steps", ".py"), _inference,
          emits=("inference-run",), yields=_TEXT),
     Rule("caching", ("caching",), _phase_marker(_CACHING, "caching"), emits=("caching",), yields=_TEXT),
     Rule("loading", ("loading", "quantizing", "fetching"), _phase_marker(_LOADING, "loading"), emits=("loading",),

@@ -57,3 +57,25 @@ def test_a_pipeline_call_over_the_oom_is_the_generations(client: TestClient, lan
 @pytest.mark.parametrize(("lang", "text"), VALIDATING)
 def test_a_trainings_validation_call_keeps_its_sampling_oom(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text + _VALIDATION) == "oom-during-sampling"
+
+
+# Session 13 (batch 17's dev half): a command line that runs a generation script ("python generate.py --task
+# t2v-14B", "python inference.py", "scripts/txt2img.py") is a generation's; a training script's stays a training's.
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "OOM when running python generate.py --task t2v-14B --size 1280*720"),
+    ("es", "Me da OOM al ejecutar python inference.py --prompt 'un gato' en una 4090"),
+    ("pt", "Dá OOM quando rodo python scripts/txt2img.py --prompt 'um gato' numa 3060"),
+    ("fr", "J'ai un OOM en lançant python generate.py --task i2v-14B sur une 4090"),
+    ("de", "OOM beim Ausführen von python infer.py --prompt 'eine Katze' auf einer 3090"),
+    ("ko", "python generate.py --task t2v-14B 실행하면 OOM 나요"),
+])
+def test_a_command_that_runs_a_generation_script(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) is None
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "OOM when running python train.py --config flux_lora.yaml"),
+    ("de", "OOM beim Ausführen von python run.py config/flux_lora.yaml"),
+])
+def test_a_command_that_runs_a_training_script(client: TestClient, lang: str, text: str) -> None:
+    assert diagnosed_symptom(client, lang, text) == "oom-general"
