@@ -124,6 +124,12 @@ def test_generating_with_loras_is_not_the_training_guide(index: Index, lang: str
     ("ko", "강화학습 PPO 학습이 너무 느려요, 한 에폭에 200시간 걸려요"),
     ("en", "Training a LoRA in Ooba is 3x slower than yours, 2.7 s/it on a 3090"),
     ("en", "My GRPO run with vLLM only gets 20 tokens/s, why so slow?"),
+    ("en", "I just started deep learning for speech synthesis, my run is at 4 seconds per step, how to optimize?"),
+    ("es", "Mi entrenamiento de síntesis de voz va a 4 segundos por paso, ¿cómo lo acelero?"),
+    ("pt", "Meu treino de síntese de voz está a 4 segundos por passo, como acelerar?"),
+    ("fr", "Mon entraînement de synthèse vocale tourne à 4 secondes par step, comment accélérer ?"),
+    ("de", "Mein Sprachsynthese-Training läuft mit 4 Sekunden pro Schritt, wie beschleunige ich das?"),
+    ("ko", "음성 합성 모델 학습이 스텝당 4초 걸려요, 어떻게 빠르게 하나요?"),
 ])
 def test_another_domains_slowness_is_not_the_guides(index: Index, lang: str, text: str) -> None:
     u = understand(index.matcher, text, lang)
