@@ -11,7 +11,7 @@ from .log_bars import BAR_COUNT
 from .logs import LogReading, looks_like_log
 from .pasted import setting_line
 from .stated_sizes import BUCKET_SIZES
-from .wrapped import NO_WRAPPING, Wrapping, spec_line, unwrap
+from .wrapped import NO_WRAPPING, Wrapping, spec_line, unchatted, unwrap
 
 MAX_PROSE_LINES = 8
 MAX_OWN_LINES = 64  # the user's lines looked at past the first ones, for a question
@@ -45,7 +45,7 @@ def split_text(text: str, log: LogReading, wrapping: Wrapping = NO_WRAPPING) -> 
     """The user's words of a text, without what wraps them (`wrapped.unwrap`: a template's headings, quoted
     replies, fences); a pasted log is mostly English whatever the user speaks, so its language is taken from the
     user's first own line."""
-    text = unheeded(unwrap(text, wrapping, _is_log_line))
+    text = unheeded(unwrap(unchatted(text), wrapping, _is_log_line))
     pasted = looks_like_log(text)
     if pasted and "%|" in text:
         # Finished progress bars alone ("Loading checkpoint shards: 100%|####| 3/3 [00:02<00:00]") are the run's

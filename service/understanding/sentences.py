@@ -17,7 +17,7 @@ Hangul marker as a word's start).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -28,16 +28,12 @@ from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
 from .sentence_reader import Language, SentenceReader, causes, cheap_marks, markers
+from .splitting import split_sentences
 from .wrapped import QUESTION, SOLVED, in_routine, spec_line, title_parts, update_line
 
-# Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
-# inside a word, as in `wan2.1` or `1.5`, ends nothing). Ends are found, not sentences matched: a pattern that
-# matches a whole sentence keeps a backtracking stack as long as the sentence (a 20,000-character query).
-_END = re.compile(r"[?\uff1f!]+|\.(?=\s|$)|\n")
 # Where a clause ends inside a sentence: a comma, a semicolon, a colon or a bracket before a space, a dash between
 # spaces ("no errors, OOM at step 3": the negation does not reach past the comma).
 _CLAUSE = re.compile(r"[,;:)(](?=\s)|\s[-\u2013\u2014]\s")
-_HANGUL = re.compile("[\uac00-\ud7a3]")
 # A one-word aside marker opens its sentence ("Also, unrelated: ...", "Btw is there ..."): "it was also stuck",
 # "il plante aussi" is no aside; a phrase ("by the way", "another thing") is one wherever it stands.
 ASIDE_OPENS = 3
@@ -229,46 +225,6 @@ def _split(reader: SentenceReader, prose: str, budget: int) -> _Split:
             words.append([w for part in clauses[-1] for w in part])
             seen.extend(words[-1])
     return texts, clauses, words, seen, (tag, title)
-
-
-def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator[str]:
-    """A text's sentences, one by one (ended as `_END` says); a Hangul sentence is also closed by a word with a
-    sentence ending (`들었어요 ㅋㅋ wan 2.1로 ...`: Korean posts often have no full stops).
-
-    >>> list(split_sentences("GC is off. Why does it OOM at step 2?\\nthanks"))
-    ['GC is off.', ' Why does it OOM at step 2?', 'thanks']
-    """
-    endings = reader.endings if reader else ()
-    for sentence in _pieces(text):
-        if not sentence.strip():
-            continue
-        if endings and _HANGUL.search(sentence) is not None:
-            yield from _korean_sentences(sentence, endings)
-        else:
-            yield sentence
-
-
-def _pieces(text: str) -> Iterable[str]:
-    start = 0
-    for m in _END.finditer(text):
-        yield text[start : m.end()]
-        start = m.end()
-    if start < len(text):
-        yield text[start:]
-
-
-def _korean_sentences(sentence: str, endings: tuple[str, ...]) -> list[str]:
-    pieces: list[str] = []
-    current: list[str] = []
-    for word in sentence.split(" "):
-        current.append(word)
-        bare = word.rstrip("~!.,ㅋㅎㅠㅜ^")
-        if is_hangul(bare[-1:]) and bare.endswith(endings):
-            pieces.append(" ".join(current))
-            current = []
-    if current and " ".join(current).strip():
-        pieces.append(" ".join(current))
-    return pieces
 
 
 def _ends_asking(words: Sequence[str], language: Language) -> bool:
