@@ -191,3 +191,22 @@ def test_a_duration_asked_beside_ones_own_run_is_slowness(index: Index, lang: st
 ])
 def test_a_duration_asked_with_no_run_of_ones_own(client: TestClient, lang: str, text: str) -> None:
     _answers_nothing(client, lang, text)
+
+
+# Session 13: an OOM denied ("no OOM yet", Korean "OOM은 안 났는데", "OOM 안 나요": the negation after the noun) and
+# feared beside a rate is no OOM: the slowness is the question.
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "I haven't hit OOM yet but I'm scared to turn GC off, training is at 8 s/it"),
+    ("es", "todavía no me dio OOM pero me da miedo apagar el GC, el entrenamiento va a 8 s/it"),
+    ("pt", "ainda não deu OOM mas tenho medo de desligar o GC, o treino tá a 8 s/it"),
+    ("fr", "pas encore eu d'OOM mais j'ai peur de couper le GC, l'entraînement est à 8 s/it"),
+    ("de", "noch kein OOM gehabt, aber ich trau mich nicht GC auszumachen, Training läuft mit 8 s/it"),
+    ("ko", "아직 OOM은 안 났는데 GC 끄기가 무서워요, 학습이 8 s/it이에요"),
+    ("ko", "OOM 안 나요, 근데 학습이 8 s/it이라 느려요"),
+])
+def test_an_oom_denied_beside_a_rate_is_slowness(index: Index, lang: str, text: str) -> None:
+    assert _symptom(understand(index.matcher, text, lang)) == "slow-training"
+
+
+def test_a_korean_oom_told_is_kept(index: Index) -> None:
+    assert _symptom(understand(index.matcher, "학습하면 OOM 나요, 3스텝에서", "ko")) == "oom-early-steps"
