@@ -48,7 +48,7 @@ from .lexicon import Aliases, Hit, Lexicon
 from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
 from .outcome import outcome
-from .own_run import family_named, not_own, of_this_run
+from .own_run import family_named, not_own, of_this_run, theirs
 from .pasted import Pasted, SettingTable, compile_settings, read_settings, setting_words
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
@@ -259,7 +259,7 @@ def understand(
     hits = near_the_failure(reader, reading, stated_only(reader.rules.stated_only, "negation", reading, hits))
     hits = denied_effects(reader.rules.denied, reading, hits)
     hits = side_remarks(reader.asides, matcher.outside_subjects, reader.told, matcher.implies, hits, reading)
-    hits = of_the_training(reader.rules.subjects, reading, hits)
+    hits = theirs(reading, of_the_training(reader.rules.subjects, reading, hits), others, reader.rules.events)
     log = as_told(log, text, parts.prose, reader.rules, reading, spotted, hits)
     hits = spilled(reader.rules.spills, log, reading, hits)
     stated, alien = _stated(matcher, text, parts, reading, hits, others, log, caches, pasted, machine, lines := Lines())

@@ -11,7 +11,7 @@ those words; `extract.stated_context` reads no GC state and no batch size there,
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 from .analysis import KOREAN_CLAUSE_ENDS, Token, normalize, split_tokens
@@ -22,7 +22,8 @@ from .sentences import Reading
 NOT_THIS_RUN = "not_this_run"  # concepts.yaml: my friend, someone said, the tutorial, I'll try next, 친구, 다음엔
 REPLACED = "replaced"  # concepts.yaml: instead of, switched from, en lugar de, au lieu de, statt, 말고, 대신
 SUPPOSED_AFTER = "supposed_after"  # concepts.yaml: 어떨까요, 괜찮을까요 (after the clause it supposes)
-_OWN_RUN = frozenset({NOT_THIS_RUN, REPLACED, SUPPOSED_AFTER})
+THEIR_RUN = "their_run"  # concepts.yaml: yours, a ti te, chez toi, bei dir, 질문하신 분 (the person a reply answers)
+_OWN_RUN = frozenset({NOT_THIS_RUN, REPLACED, SUPPOSED_AFTER, THEIR_RUN})
 _REPLACED_REACH = 2  # the words of a model's name or a number: "instead of qwen edit", "switched from 4"
 
 
@@ -60,9 +61,19 @@ def not_own(reading: Reading, hits: Sequence[Hit], others: Sequence[Hit]) -> fro
         end = min((c for c in (*sentence.clauses, *contrasts) if hit.start < c < sentence.end), default=sentence.end)
         for i in range(hit.start, end):
             out.add(i)
-            if i >= hit.end and _closes_clause(tokens[i]):
-                break
+            if i >= hit.end and _closes_clause(tokens[i]) and hit.concept != THEIR_RUN:
+                break  # (the person a reply answers is its whole sentence's: `질문하신 분은 GC 꺼서 OOM 나는 거예요`)
     return frozenset(out)
+
+
+def theirs(reading: Reading, hits: list[Hit], others: Sequence[Hit], events: Collection[str]) -> list[Hit]:
+    """The hits without the failures told of the person a reply answers (`their_run`: "bei dir kommt der OOM weil GC
+    aus ist. Bei mir läuft es, aber ...", "a ti te da OOM ..."): that person's OOM is none of the user's run."""
+    addressed = [h for h in others if h.concept == THEIR_RUN]
+    if not addressed:
+        return hits
+    gone = not_own(replace(reading, reaching=()), hits, addressed)
+    return [h for h in hits if h.start not in gone or h.concept not in events]
 
 
 def _closes_clause(token: Token) -> bool:

@@ -51,9 +51,9 @@ STATEMENTS = Path(__file__).parent / "queries_statements.yaml"
 # batches 14 and 15's dev halves.
 # Batch 18 (session 13, 51 items from 47 repositories, research trainers mostly: the trainers' own threads are used up):
 # labelled before any run, first scored on the session's starting understanding (0.549: dev 14/26, check 14/25) and
-# kept unread. Batch 19 (session 13, 48 items, trainer users' later replies and research repositories): labelled before
-# any run, first scored when it was merged, on the session's code at 14ba947 (0.646: dev 15/24, check 16/24; the session's
-# starting code scores it 0.625), kept unread. Session 13 read batches 16 and 17's dev halves.
+# kept unread. Batch 19 (session 13, 48 items, trainer users' later replies and research repositories): labelled
+# before any run, first scored when it was merged, on the session's code at 14ba947 (0.646: dev 15/24, check 16/24;
+# the session's starting code scores it 0.625), kept unread. Session 13 read batches 16 and 17's dev halves.
 REAL = {
     Path(__file__).parent / "real_messages.yaml": 0.87,
     Path(__file__).parent / "real_messages_2.yaml": 0.89,
