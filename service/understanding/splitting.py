@@ -49,6 +49,8 @@ def _pieces(text: str, endings: tuple[str, ...] = ()) -> Iterable[str]:
 # 로라 계속 죽어요\n3스텝쯤에서"): one message typed over lines, read as one sentence.
 _FRAGMENT_WORDS = 8
 _KOREAN_TAIL_WORDS = 3
+# A Korean afterthought: a place or a time told after its sentence, the predicate left out (`2스텝에서요`)
+_AFTERTHOUGHTS = ("에서요", "때요", "쯤요", "쯤에요", "쯤이요", "정도요", "중에요")
 
 
 def _runs_on(text: str, start: int, end: int, endings: tuple[str, ...]) -> bool:
@@ -72,10 +74,14 @@ def _korean_sentences(sentence: str, endings: tuple[str, ...]) -> list[str]:
         current.append(word)
         bare = word.rstrip("~!.,ㅋㅎㅠㅜ^")
         if is_hangul(bare[-1:]) and bare.endswith(endings):
-            pieces.append(" ".join(current))
+            if pieces and len(current) <= _KOREAN_TAIL_WORDS and bare.endswith(_AFTERTHOUGHTS):
+                pieces[-1] += " " + " ".join(current)  # "잡이 실패했어요 2스텝에서요": where it failed, said after
+            else:
+                pieces.append(" ".join(current))
             current = []
     tail = " ".join(current)
-    if pieces and tail.strip() and "\n" in tail and len(tail.split()) <= _KOREAN_TAIL_WORDS:
+    short = len(tail.split()) <= _KOREAN_TAIL_WORDS
+    if pieces and tail.strip() and short and ("\n" in tail or tail.rstrip("~!.,ㅋㅎㅠㅜ^ ").endswith(_AFTERTHOUGHTS)):
         pieces[-1] += " " + tail  # a chat line that goes on from the sentence before it (`_runs_on`)
     elif tail.strip():
         pieces.append(tail)

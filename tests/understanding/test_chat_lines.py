@@ -39,3 +39,11 @@ def test_a_logs_timestamped_lines_keep_their_level() -> None:
 def test_lines_that_end_their_sentences_stay_apart() -> None:
     assert len(list(split_sentences("My LoRA looks great.\nthe run took 3 hours"))) == 2
     assert len(list(split_sentences("OOM at step 2\nI use GC"))) == 2
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("ko", "잡이 실패했어요 2스텝에서요"),
+    ("ko", "학습이 자꾸 죽어요 3스텝쯤에요"),
+])
+def test_a_korean_afterthought_belongs_to_its_sentence(client: TestClient, lang: str, text: str) -> None:
+    assert answered_symptom(diagnose(client, lang, text)) == "oom-early-steps"
