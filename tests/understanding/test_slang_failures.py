@@ -58,3 +58,27 @@ def test_the_vram_jumping_before_a_crash_with_mixed_sizes(client: TestClient, la
 ])
 def test_a_word_that_stems_like_a_vocabulary_word(index: Index, lang: str, text: str, concept: str) -> None:
     assert concept not in understand(index.matcher, text, lang).concepts
+
+
+# Session 13: a LoRA judged in the street words of each language ("turned out like crap", "quedó una mierda", "ficou
+# uma bosta", "à chier", "Schrott", "쓰레기") is a weak result; the same word as an interjection beside an OOM is no
+# judgement of the LoRA; "com a minha namorada" names no second LoRA.
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my lora turned out like crap"),
+    ("es", "el lora quedó una mierda"),
+    ("pt", "o lora ficou uma bosta, não parece nada com a minha namorada"),
+    ("fr", "le lora est à chier"),
+    ("de", "das LoRA ist Schrott"),
+    ("ko", "로라 결과물이 쓰레기예요"),
+])
+def test_a_lora_judged_in_street_words_is_weak(client: TestClient, lang: str, text: str) -> None:
+    assert answered_symptom(diagnose(client, lang, text)) == "weak-samples"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "shit, OOM again at step 3 with my lora"),
+    ("es", "mierda, otra vez OOM en el paso 3"),
+    ("de", "Mist, schon wieder OOM bei Step 3"),
+])
+def test_an_interjection_beside_an_oom_judges_nothing(client: TestClient, lang: str, text: str) -> None:
+    assert answered_symptom(diagnose(client, lang, text)) == "oom-early-steps"
