@@ -25,7 +25,9 @@ class Hit(NamedTuple):
 # matches "uses all 64GB of system RAM" and "uses all 64 GB of system RAM" (a size inside a phrase).
 SIZE_SLOT: Final = "ngb"
 _SIZE = re.compile(r"^\d+(?:\.\d+)?(?:gb|gib|g|go|tb|mb)$")
-_SIZE_UNITS: Final = frozenset({"gb", "gib", "go", "tb", "mb", "g", "기가"})
+# (and the units spelt out as users say them: "16 gigas de ram", "32 gigs", "16 Gigabyte RAM", "16 gigaoctets")
+_SIZE_UNITS: Final = frozenset({"gb", "gib", "go", "tb", "mb", "g", "기가", "gig", "gigs", "giga", "gigas", "gigabyte",
+                                "gigabytes", "gigaoctet", "gigaoctets"})
 
 
 def size_width(tokens: list[Token], i: int) -> int:

@@ -74,6 +74,10 @@ def test_an_oom_with_memory_evidence_can_be_confident(client: TestClient, lang: 
     ("fr", "la RAM est pleine au chargement du modèle et le processus est tué, j'ai 24 Go de VRAM"),
     ("de", "der Arbeitsspeicher läuft voll beim Laden des Modells, die GPU hat 24GB VRAM"),
     ("ko", "모델 로딩할 때 시스템 램이 꽉 차서 꺼져요 vram은 24GB예요"),
+    # session 13: the size's unit spelt out as users say it ("16 gigas", "16 gigs", "16 Gigabyte")
+    ("es", "mi pc tiene 16 gigas de ram y se queda congelado cargando el modelo, luego se cierra el entrenamiento"),
+    ("en", "my pc has 16 gigs of ram and freezes loading the model"),
+    ("de", "mein PC hat 16 Gigabyte RAM und friert beim Laden des Modells ein"),
 ])
 def test_host_ram_filling_up_is_outside(index: Index, lang: str, text: str) -> None:
     assert not understand(index.matcher, text, lang).ranked
