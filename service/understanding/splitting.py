@@ -44,13 +44,15 @@ def _pieces(text: str, endings: tuple[str, ...] = ()) -> Iterable[str]:
         yield text[start:]
 
 
-# A chat line a message goes on from: a short fragment with no end of its own, the next line starting in lower case
-# ("wan 2.2 lora keeps dying\nlike step 3\n4090, gc off"); in Korean, a short next line with no sentence ending ("완
-# 로라 계속 죽어요\n3스텝쯤에서"): one message typed over lines, read as one sentence.
+# A chat line a message goes on from: a short fragment with no end of its own, the next line short too and starting
+# in lower case ("wan 2.2 lora keeps dying\nlike step 3\n4090, gc off"; a title over a long body stays apart); in
+# Korean, a short next line that tells where or when ("완 로라 계속 죽어요\n3스텝쯤에서"): one message typed over
+# lines, read as one sentence.
 _FRAGMENT_WORDS = 8
 _KOREAN_TAIL_WORDS = 3
 # A Korean afterthought: a place or a time told after its sentence, the predicate left out (`2스텝에서요`)
 _AFTERTHOUGHTS = ("에서요", "때요", "쯤요", "쯤에요", "쯤이요", "정도요", "중에요")
+_KOREAN_TAILS = (*_AFTERTHOUGHTS, "에서", "때", "쯤", "쯤에", "정도", "중에", "부터", "까지")  # a line of one of these
 
 
 def _runs_on(text: str, start: int, end: int, endings: tuple[str, ...]) -> bool:
@@ -58,13 +60,13 @@ def _runs_on(text: str, start: int, end: int, endings: tuple[str, ...]) -> bool:
     line = text[start : end - 1].strip()
     if not line or len(line.split()) > _FRAGMENT_WORDS:
         return False
-    if text[end : end + 1].islower():
-        return line[-1].isalnum()
     nxt = text[end : text.find("\n", end) % (len(text) + 1)]
+    if text[end : end + 1].islower():  # (a short line before a long one is a title over its body: apart)
+        return line[-1].isalnum() and not line.isupper() and len(nxt.split()) <= _FRAGMENT_WORDS  # ("SOLVED\n...")
     if not endings or _HANGUL.search(nxt) is None:
         return False
     words = nxt.split()
-    return len(words) <= _KOREAN_TAIL_WORDS and not words[-1].rstrip("~!.,ㅋㅎㅠㅜ^").endswith(endings)
+    return len(words) <= _KOREAN_TAIL_WORDS and words[-1].rstrip("~!.,ㅋㅎㅠㅜ^").endswith(_KOREAN_TAILS)
 
 
 def _korean_sentences(sentence: str, endings: tuple[str, ...]) -> list[str]:

@@ -330,7 +330,7 @@ def test_thanks_for_sharing_is_no_shared_post(client: TestClient, lang: str, tex
     ("pt", "quando gero um rosto com o meu lora ele não mantém a identidade"),
     ("fr", "quand je génère un visage avec mon lora, il ne garde pas l'identité"),
     ("de", "wenn ich mit meinem LoRA ein Gesicht generiere, verliert es die Identität"),
-    ("ko", "제 로라로 얼굴 생성하면 정체성이 유지가 안 돼요"),
+    ("ko", "제 로라로 얼굴 생성하면 정체성을 잃어요"),
 ])
 def test_an_identity_not_kept_is_a_weak_likeness(client: TestClient, lang: str, text: str) -> None:
     assert diagnosed_symptom(client, lang, text) == "weak-samples"
