@@ -40,6 +40,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "dreaded": "extract: GC on/off (a switch feared is no state)",
     "not_this_run": "own_run: another person's run, a tutorial's or one tried next states no setting of the user's",
     "their_run": "own_run: the person a reply answers; their settings and failures are none of the user's run",
+    "file_state": "extract: GC on/off told of the config file gives way to a switch the user tells after it",
     "contrast": "own_run: a contrast ('but', 'pero') ends another person's clause",
     "supposed_after": "own_run: a supposition told after its clause (`4로 하면 어떨까요`) states no setting of the run",
     "replaced": "own_run: the name or number a change replaced ('instead of flux', 'flux 말고') is not the run's",
