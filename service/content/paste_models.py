@@ -57,3 +57,4 @@ class PastedSettings(_Frozen):
     off_values: tuple[SettingValue, ...]
     settings: tuple[PastedSetting, ...]
     printed: tuple[PrintedSetting, ...] = ()
+    named: tuple[Key, ...] = ()  # the concepts a pasted name's words tell wherever it is (the program, the model)

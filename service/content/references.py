@@ -170,3 +170,6 @@ def _pasted_settings(content: Content) -> Iterator[Problem]:
             yield Problem(f, f"settings.{i}.concept", "dangling-reference", f"unknown concept {setting.concept!r}")
         if setting.family is not None and setting.family not in families:
             yield Problem(f, f"settings.{i}.family", "dangling-reference", f"unknown family {setting.family!r}")
+    for concept in content.pasted.named:
+        if concept not in content.concepts:
+            yield Problem(f, "named", "dangling-reference", f"unknown concept {concept!r}")

@@ -49,7 +49,8 @@ from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
 from .outcome import outcome
 from .own_run import family_named, not_own, of_this_run, theirs
-from .pasted import Pasted, SettingTable, compile_settings, read_settings, setting_words
+from .pasted import Pasted, SettingTable, compile_settings, read_settings
+from .pasted_names import setting_words
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
 from .quiet_lines import (
@@ -250,7 +251,7 @@ def understand(
                              routine_lines(text, matcher.sentences.wrapping))
     lang, tokens = reading.lang, reading.tokens
     pasted = read_settings(text, matcher.settings)
-    spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), tokens, matcher.settings, pasted)
+    spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), reading, matcher.settings, pasted)
     spotted, others = of_this_run(spotted)  # another run's words weigh in no reading but whose a setting is
     hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
     hits, machine, quiet, form = _unwrapped(matcher, reading, hits)

@@ -20,6 +20,10 @@ from .lexicon import Hit
 _ENTRY = re.compile(r"^\s*\"?[A-Za-z][\w.-]*\"?\s*[:=]\s*\S+\s*\\?\s*$")
 _A_FLAG = re.compile(r"(?<!\S)--[A-Za-z]")
 _FLAG_SHARE = 3  # at least one word in three a flag
+# A line of a command continued on the next (`CUDA_VISIBLE_DEVICES=0 python3 sample.py \`, PowerShell's `` ` ``, cmd's
+# `^`), or of a shell's environment (`export CPU_OFFLOAD=1`, `set PYTORCH_CUDA_ALLOC_CONF=...`): a command line's.
+_CONTINUED = re.compile(r"\s[\\`^]\s*$")
+_ENV = re.compile(r"^\s*(?:export|set)\s+[A-Za-z_]\w*=\S*\s*$", re.IGNORECASE)
 
 
 def setting_line(line: str) -> bool:
@@ -27,10 +31,14 @@ def setting_line(line: str) -> bool:
 
     >>> setting_line("  --max_train_steps=1600 \\\\"), setting_line('"gradient_checkpointing": "ON",')
     (True, True)
+    >>> setting_line("CUDA_VISIBLE_DEVICES=0 python3 x.py \\\\"), setting_line("export CPU_OFFLOAD=1")
+    (True, True)
     >>> setting_line("I tried --cache_latents and it still OOMs"), setting_line("error: out of memory")
     (False, False)
     """
-    if ("=" in line or ":" in line) and _ENTRY.match(line):  # (each pattern holds what it is tried for)
+    if ("=" in line or ":" in line) and (_ENTRY.match(line) or _ENV.match(line)):  # (each holds what it is tried for)
+        return True
+    if _CONTINUED.search(line):
         return True
     if "--" not in line:
         return False
@@ -73,6 +81,7 @@ class SettingTable:
     # `probes` and `dashed` grouped under the prefix they share (`_gates`): a group is searched for where it is
     gates: tuple[tuple[str, tuple[str, ...]], ...] = ()
     dashed_gates: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    named: frozenset[str] = frozenset()  # the concepts a name's words tell in a setting line (`settings.yaml` `named`)
 
 
 def compile_settings(pasted: PastedSettings) -> SettingTable:
@@ -89,6 +98,7 @@ def compile_settings(pasted: PastedSettings) -> SettingTable:
         on=frozenset(pasted.on_values),
         off=frozenset(pasted.off_values),
         printed=MappingProxyType(printed),
+        named=frozenset(pasted.named),
         # the label, a translation or a unit after it ("/ バッチサイズ"), the separator, the value(s)
         labels=re.compile(rf"\b({alternatives})\b[^\n:=]{{0,40}}[:=][ \t]*(\d{{1,4}}(?:[ \t]*,[ \t]*\d{{1,4}})*)")
         if printed else None,
@@ -309,17 +319,3 @@ def _value(setting: PastedSetting, value: str | None, flag: bool, yaml_list: boo
     if len(numbers) == 2 and not setting.list and not (yaml_list and value.startswith("[")):
         return (sizes[-1],)
     return tuple(sizes)
-
-
-def setting_words(hits: list[Hit], tokens: list[Token], table: SettingTable, pasted: Pasted) -> list[Hit]:
-    """The hits without the concepts a trainer's key, given as a setting (`pasted.keys`), spells as a word but does
-    not mean: `--cache_latents` is a setting, no caching phase; `gradient_checkpointing` keeps GC (its `concept`).
-    The same word in the user's prose ("OOM while caching latents") keeps its concepts."""
-    if not pasted.keys:
-        return hits
-    out = []
-    for h in hits:
-        settings = [table.by_key[t.text] for t in tokens[h.start:h.end] if t.text in pasted.keys]
-        if all(s.concept == h.concept for s in settings):
-            out.append(h)
-    return out

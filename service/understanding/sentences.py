@@ -27,6 +27,7 @@ from .lexicon import Hit
 from .limits import DEFAULT_LIMITS, WorkLimits
 from .normalize import is_hangul, normalize, split_tokens
 from .pasted import setting_line
+from .pasted_names import setting_names
 from .sentence_reader import Language, SentenceReader, causes, cheap_marks, markers
 from .splitting import split_sentences
 from .wrapped import QUESTION, SOLVED, in_routine, spec_line, title_parts, update_line
@@ -66,6 +67,7 @@ class Sentence(NamedTuple):
     clauses: tuple[int, ...] = ()  # the first token of each clause after the first (after a comma, a colon, ...)
     aside: bool = False  # it says it is an aside ("by the way", "another thing:", "unrelated")
     setting: bool = False  # a line of a pasted config or command line (`resolution = "768,768"`, `--cache_latents`)
+    names: tuple[str, ...] = ()  # a setting line's flags, keys and paths (`pasted.setting_names`): no prose
     spec: bool = False  # an environment line ("RTX 3090 24GB, 64GB RAM, Windows 11", "RAM: 32GB"; `wrapped.spec_line`)
     update: bool = False  # an update of the post ("EDIT: still happens"; `wrapped.update_line`)
     routine: bool = False  # a line of a template's routine ("1. Start the job with my config"; `wrapped.routine_lines`)
@@ -191,6 +193,7 @@ def read_sentences(
         question, setting = marked or _ends_asking(words[k], language), setting_line(texts[k])
         wrapping, titled = reader.wrapping, len(sentences) if k == title else titled
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting,
+                                  names=setting_names(texts[k]) if setting else (),
                                   spec=spec_line(texts[k], wrapping), update=update_line(texts[k], wrapping),
                                   routine=bool(routine) and in_routine(texts[k], routine)))
     past, reaching, asking, aside, settled, caused, denials = _status(tokens, sentences, language)

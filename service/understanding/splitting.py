@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from .normalize import is_hangul
+from .pasted import setting_line
 from .sentence_reader import SentenceReader
 
 # Where a sentence ends: question or exclamation marks, a full stop before a space or the end, or a line end (a dot
@@ -61,6 +62,8 @@ def _runs_on(text: str, start: int, end: int, endings: tuple[str, ...]) -> bool:
     if not line or len(line.split()) > _FRAGMENT_WORDS:
         return False
     nxt = text[end : text.find("\n", end) % (len(text) + 1)]
+    if setting_line(nxt) or setting_line(line):
+        return False  # a pasted command line or config line is no chat line (`python train.py --sample_every 250`)
     if text[end : end + 1].islower():  # (a short line before a long one is a title over its body: apart)
         return line[-1].isalnum() and not line.isupper() and len(nxt.split()) <= _FRAGMENT_WORDS  # ("SOLVED\n...")
     if not endings or _HANGUL.search(nxt) is None:
