@@ -111,7 +111,8 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     dreads = spans.get("dreaded", _NONE)  # a change feared ("afraid to turn GC off", "me da miedo quitar el GC")
     asks = spans.get("asks", _NONE)
     pasts = spans.get("past", _NONE)
-    files = spans.get("file_state", _NONE)  # "the config says GC is on, but I turned it off": no longer the state
+    # a past, or a state told of the config file ("the config says GC is on, but I turned it off"): a later one wins
+    superseded = (*pasts, *spans.get("file_state", _NONE))
     nows = spans.get("now", _NONE)
     story = [h for c in ("now", "it") for h in spans.get(c, _NONE)]  # "now it's on", "I switched it off"
     switches = {  # on/off words, not the phrases that hold the GC mention (`gc an`)
@@ -145,7 +146,7 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
                 return None  # "is GC on by default?", "with GC off from the start?": a lasting state asked about
             dist = min(skipping(word, g, lasting) for g in gcs)
             # Korean leaves the pronoun out (`켜 두었다가 ... 껐더니`).
-            told = any(p.end <= word.start for p in (*pasts, *files)) and (
+            told = any(p.end <= word.start for p in superseded) and (
                 tokens[word.start].hangul or any(0 <= word.start - h.end <= 2 for h in story)
             )
             # said of a pronoun the mention after it names ("lo dejé en true por defecto, el GC")
@@ -159,7 +160,7 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
             if dist > 2 and not named_after and preposition_before(word, gcs, tokens):
                 continue  # "7 s/it on flux, worth disabling GC?": "on" is not said of GC
             negated = negated_by(word, negations, nevers, tokens) or denied_across(word, gcs, spans, tokens)
-            past = word.start in told_past or any(_was(p, word, tokens, nows, switches) for p in (*pasts, *files))
+            past = word.start in told_past or any(_was(p, word, tokens, nows, switches) for p in superseded)
             change = names_a_change(tokens[word.start].text) or _particle_of_a_change(word, gcs, tokens)
             # A state told in so many words: no change named, no past, no preposition ("sin", "on character").
             firm = not (change or past or word.start in prepositions or (dist > 1 and short_word(word, tokens)))

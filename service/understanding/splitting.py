@@ -15,6 +15,7 @@ from .sentence_reader import SentenceReader
 # matches a whole sentence keeps a backtracking stack as long as the sentence (a 20,000-character query).
 _END = re.compile(r"[?\uff1f!]+|\.(?=\s|$)|\n")
 _HANGUL = re.compile("[\uac00-\ud7a3]")
+_MARKS = "~!.,ㅋㅎㅠㅜ^"  # what a Korean word's ending is read through (`죽어요ㅠㅠ`, `터짐!!`)
 
 
 def split_sentences(text: str, reader: SentenceReader | None = None) -> Iterator[str]:
@@ -61,15 +62,17 @@ def _runs_on(text: str, start: int, end: int, endings: tuple[str, ...]) -> bool:
     line = text[start : end - 1].strip()
     if not line or len(line.split()) > _FRAGMENT_WORDS:
         return False
-    nxt = text[end : text.find("\n", end) % (len(text) + 1)]
-    if setting_line(nxt) or setting_line(line):
-        return False  # a pasted command line or config line is no chat line (`python train.py --sample_every 250`)
+    stop = text.find("\n", end)
+    nxt = text[end:] if stop < 0 else text[end:stop]
     if text[end : end + 1].islower():  # (a short line before a long one is a title over its body: apart)
-        return line[-1].isalnum() and not line.isupper() and len(nxt.split()) <= _FRAGMENT_WORDS  # ("SOLVED\n...")
-    if not endings or _HANGUL.search(nxt) is None:
+        joins = line[-1].isalnum() and not line.isupper() and len(nxt.split()) <= _FRAGMENT_WORDS  # ("SOLVED\n...")
+    elif endings and _HANGUL.search(nxt) is not None:
+        words = nxt.split()
+        joins = len(words) <= _KOREAN_TAIL_WORDS and words[-1].rstrip(_MARKS).endswith(_KOREAN_TAILS)
+    else:
         return False
-    words = nxt.split()
-    return len(words) <= _KOREAN_TAIL_WORDS and words[-1].rstrip("~!.,ㅋㅎㅠㅜ^").endswith(_KOREAN_TAILS)
+    # a pasted command line or config line is no chat line (`python train.py --sample_every 250`)
+    return joins and not setting_line(nxt) and not setting_line(line)
 
 
 def _korean_sentences(sentence: str, endings: tuple[str, ...]) -> list[str]:
@@ -77,7 +80,7 @@ def _korean_sentences(sentence: str, endings: tuple[str, ...]) -> list[str]:
     current: list[str] = []
     for word in sentence.split(" "):
         current.append(word)
-        bare = word.rstrip("~!.,ㅋㅎㅠㅜ^")
+        bare = word.rstrip(_MARKS)
         if is_hangul(bare[-1:]) and bare.endswith(endings):
             if pieces and len(current) <= _KOREAN_TAIL_WORDS and bare.endswith(_AFTERTHOUGHTS):
                 pieces[-1] += " " + " ".join(current)  # "잡이 실패했어요 2스텝에서요": where it failed, said after
@@ -86,7 +89,7 @@ def _korean_sentences(sentence: str, endings: tuple[str, ...]) -> list[str]:
             current = []
     tail = " ".join(current)
     short = len(tail.split()) <= _KOREAN_TAIL_WORDS
-    if pieces and tail.strip() and short and ("\n" in tail or tail.rstrip("~!.,ㅋㅎㅠㅜ^ ").endswith(_AFTERTHOUGHTS)):
+    if pieces and tail.strip() and short and ("\n" in tail or tail.rstrip(_MARKS + " ").endswith(_AFTERTHOUGHTS)):
         pieces[-1] += " " + tail  # a chat line that goes on from the sentence before it (`_runs_on`)
     elif tail.strip():
         pieces.append(tail)

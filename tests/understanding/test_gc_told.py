@@ -320,21 +320,17 @@ def test_a_negation_of_another_thing_leaves_gc_on(index: Index, lang: str, text:
 # Session 13: a GC state told of the config file ("the config says GC is on", "en el yaml pone gradient_checkpointing:
 # true", "yaml 파일에는 ... true인데") gives way to a switch the user tells after it ("but I turned it off in the
 # UI"): the state now is off; with no switch after it, the file's state stands.
-@pytest.mark.parametrize(("lang", "text"), [
-    ("en", "the config says GC is on but I turned it off in the UI, now it OOMs at step 3"),
-    ("es", "en el yaml pone gradient_checkpointing: true pero lo desactivé en la interfaz, ahora OOM en el paso 3"),
-    ("pt", "no yaml tá gradient_checkpointing: true mas eu desliguei na interface, agora dá OOM no passo 3"),
-    ("fr", "dans la config c'est gradient_checkpointing: true mais je l'ai désactivé dans l'interface, OOM au step 3"),
-    ("de", "in der Config steht GC an, aber ich hab es ausgeschaltet, jetzt OOM bei Step 3"),
-    ("ko", "yaml 파일에는 gradient_checkpointing: true인데 UI에서 껐어요, 이제 3스텝에서 OOM 나요"),
+@pytest.mark.parametrize(("lang", "text", "state"), [
+    ("en", "the config says GC is on but I turned it off in the UI, now it OOMs at step 3", False),
+    ("es", "en el yaml pone gradient_checkpointing: true pero lo desactivé en la interfaz, ahora OOM en el paso 3",
+     False),
+    ("pt", "no yaml tá gradient_checkpointing: true mas eu desliguei na interface, agora dá OOM no passo 3", False),
+    ("fr", "dans la config c'est gradient_checkpointing: true mais je l'ai désactivé dans l'interface, OOM au step 3",
+     False),
+    ("de", "in der Config steht GC an, aber ich hab es ausgeschaltet, jetzt OOM bei Step 3", False),
+    ("ko", "yaml 파일에는 gradient_checkpointing: true인데 UI에서 껐어요, 이제 3스텝에서 OOM 나요", False),
+    ("en", "my config says gradient_checkpointing: true and it still OOMs at step 3", True),
+    ("es", "en el yaml pone gradient_checkpointing: true y aun así me da OOM en el paso 3", True),
 ])
-def test_a_switch_told_after_the_files_state_is_the_state_now(index: Index, lang: str, text: str) -> None:
-    assert _gc(index, lang, text) is False
-
-
-@pytest.mark.parametrize(("lang", "text"), [
-    ("en", "my config says gradient_checkpointing: true and it still OOMs at step 3"),
-    ("es", "en el yaml pone gradient_checkpointing: true y aun así me da OOM en el paso 3"),
-])
-def test_the_files_state_stands_with_no_switch_after_it(index: Index, lang: str, text: str) -> None:
-    assert _gc(index, lang, text) is True
+def test_the_files_state_gives_way_to_a_switch_told_after_it(index: Index, lang: str, text: str, state: bool) -> None:
+    assert _gc(index, lang, text) is state
