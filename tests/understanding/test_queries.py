@@ -54,6 +54,9 @@ STATEMENTS = Path(__file__).parent / "queries_statements.yaml"
 # kept unread. Batch 19 (session 13, 48 items, trainer users' later replies and research repositories): labelled
 # before any run, first scored when it was merged, on the session's code at 14ba947 (0.646: dev 15/24, check 16/24;
 # the session's starting code scores it 0.625), kept unread. Session 13 read batches 16 and 17's dev halves.
+# Batch 20 (session 14, 4 items, all none: later replies in used threads; the session's helpers lost most of their
+# time to interruptions): labelled before any run, first scored on the session's starting understanding (0.750: dev 2/2,
+# check 1/2). Session 14 read batches 18 and 19's dev halves.
 REAL = {
     Path(__file__).parent / "real_messages.yaml": 0.87,
     Path(__file__).parent / "real_messages_2.yaml": 0.89,
@@ -74,6 +77,7 @@ REAL = {
     Path(__file__).parent / "real_messages_17.yaml": 0.6,
     Path(__file__).parent / "real_messages_18.yaml": 0.5,
     Path(__file__).parent / "real_messages_19.yaml": 0.6,
+    Path(__file__).parent / "real_messages_20.yaml": 0.5,
 }
 # Written blind in session 4 as forum users write, 40 per language (first run 0.883, then 0.950; queries_blind.md).
 BLIND = Path(__file__).parent / "queries_blind.yaml"
@@ -127,6 +131,14 @@ BLIND_14 = Path(__file__).parent / "queries_blind_14.yaml"
 # when it was merged, on the session's code at 8ad41ff (0.872, ko 23 of 30 lowest; the session's starting code scores
 # it 0.844), kept unread through the session: held per language under its lowest language.
 BLIND_15 = Path(__file__).parent / "queries_blind_15.yaml"
+# Blind set 16 (session 14, the plain mix of a support bot's users; only its English block was written, 30 items):
+# first run 0.933 on the session's starting code (dev 15/15, check 13/15), held as a whole set like a real batch.
+BLIND_16 = Path(__file__).parent / "queries_blind_16.yaml"
+ENGLISH_ONLY = {BLIND_16: 0.85}
+# Blind set 17 (session 14, 30 per language, a new author: phone typing, dictation run-ons, code-switching, numbers as
+# words, an old solved problem before the real one): first run 0.944 on the session's starting code (en 27 of 30
+# lowest; dev 87/90, check 83/90): held per language under its lowest language.
+BLIND_17 = Path(__file__).parent / "queries_blind_17.yaml"
 SMALL_SETS = {BLIND_4: 20}  # items per language, where a set has fewer than the usual 30
 THRESHOLD = 0.95
 # Long forum posts (0.950 since sentence-level reading, 27 to 30 of 30 per language) and the blind set (36 to 40 of 40)
@@ -134,13 +146,14 @@ THRESHOLD = 0.95
 THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.95, BLIND_2: 0.925,
               BORDERS: 0.95, BLIND_3: 0.825, BLIND_4: 0.9, BLIND_5: 0.925,
               BLIND_6: 0.9, BLIND_7: 0.85, BLIND_8: 0.85, BLIND_9: 0.85, BLIND_10: 0.85, BLIND_11: 0.75, BLIND_12: 0.8,
-              BLIND_13: 0.75, BLIND_14: 0.6, BLIND_15: 0.75}
+              BLIND_13: 0.75, BLIND_14: 0.6, BLIND_15: 0.75, BLIND_17: 0.85}
 SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS, BLIND_3, BLIND_4, BLIND_5, BLIND_6, BLIND_7, BLIND_8,
-        BLIND_9, BLIND_10, BLIND_11, BLIND_12, BLIND_13, BLIND_14, BLIND_15]
+        BLIND_9, BLIND_10, BLIND_11, BLIND_12, BLIND_13, BLIND_14, BLIND_15, BLIND_17]
 SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind", "queries_blind_2",
            "queries_borders", "queries_blind_3", "queries_blind_4", "queries_blind_5",
            "queries_blind_6", "queries_blind_7", "queries_blind_8", "queries_blind_9", "queries_blind_10",
-           "queries_blind_11", "queries_blind_12", "queries_blind_13", "queries_blind_14", "queries_blind_15"]
+           "queries_blind_11", "queries_blind_12", "queries_blind_13", "queries_blind_14", "queries_blind_15",
+           "queries_blind_17"]
 
 
 def failures(client: TestClient, item: dict[str, Any]) -> list[str]:
@@ -211,12 +224,12 @@ def test_own_queries_per_language(
     assert n and ok / n >= THRESHOLDS[path], f"{path.name} {lang}: {ok}/{n}\n" + "\n".join(misses)
 
 
-@pytest.mark.parametrize("path", list(REAL), ids=[p.stem for p in REAL])
+@pytest.mark.parametrize("path", [*REAL, *ENGLISH_ONLY], ids=[p.stem for p in [*REAL, *ENGLISH_ONLY]])
 def test_real_messages(client: TestClient, path: Path) -> None:
     per = score(client, own_items(path))
     ok, n = sum(v[0] for v in per.values()), sum(v[1] for v in per.values())
     misses = [m for v in per.values() for m in v[2]]
-    assert ok / n >= REAL[path], f"{path.name}: {ok}/{n}\n" + "\n".join(misses)
+    assert ok / n >= {**REAL, **ENGLISH_ONLY}[path], f"{path.name}: {ok}/{n}\n" + "\n".join(misses)
 
 
 def test_shared_dev_queries(client: TestClient, shared: Path) -> None:
