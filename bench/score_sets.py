@@ -2,16 +2,20 @@
 
     .venv/bin/python bench/score_sets.py                      # every set: whole, dev half, check half
     .venv/bin/python bench/score_sets.py real_messages_20 queries_blind_17 --misses   # dev misses listed
+    .venv/bin/python bench/score_sets.py --save /tmp/before.json; ...change...; \
+        .venv/bin/python bench/score_sets.py --against /tmp/before.json               # what the change flipped
 
 A set with halves (`query_sets.HALVES`) reports its dev half (even items) and its check half (odd items) apart;
 `--misses` lists the failing dev items with why, and counts the failing check items without showing them. A set
 named as an argument matches by stem, or by prefix when it ends in `*`. `--per-lang` adds one line per language.
-Prints figures only.
+`--save` writes which items pass; `--against` reports the items whose verdict changed since such a file (dev items
+shown, check items counted). Prints figures only.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -34,6 +38,8 @@ def main() -> None:
     parser.add_argument("sets", nargs="*", help="set stems or stem prefixes; all sets when none")
     parser.add_argument("--misses", action="store_true", help="list the failing dev items")
     parser.add_argument("--per-lang", action="store_true", help="one line per language too")
+    parser.add_argument("--save", type=Path, help="write each item's verdict to this JSON file")
+    parser.add_argument("--against", type=Path, help="report verdicts changed since this --save file")
     args = parser.parse_args()
     paths = [
         p
@@ -42,6 +48,11 @@ def main() -> None:
     ]
     client = TestClient(create_app(runtime=load_runtime(Settings())), raise_server_exceptions=False)
     total = [0, 0]
+    verdicts: dict[str, bool] = {}
+    before: dict[str, bool] = json.loads(args.against.read_text()) if args.against else {}
+    flips: list[str] = []
+    check_flips = [0, 0]  # check items newly passing, newly failing
+    check_sets: list[str] = []  # and their sets (never their text)
     for path in paths:
         items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
         halves: dict[str, list[int]] = {"dev": [0, 0], "check": [0, 0]}
@@ -54,6 +65,15 @@ def main() -> None:
             halves[half][1] += 1
             langs[item["lang"]][0] += not why
             langs[item["lang"]][1] += 1
+            key = f"{path.stem}:{i}"
+            verdicts[key] = not why
+            if key in before and before[key] != verdicts[key]:
+                if half == "check":
+                    check_flips[before[key]] += 1
+                    check_sets.append(f"{'fixed' if verdicts[key] else 'broken'} in {path.stem}")
+                else:
+                    mark = "FIXED" if verdicts[key] else "BROKEN"
+                    flips.append(f"  {mark} {key} [{item['lang']}] {item['q'][:120]!r}\n        {'; '.join(why)}")
             if why and half == "dev":
                 misses.append(f"  {i:3} [{item['lang']}] {item['q'][:150]!r}\n        {'; '.join(why)}")
         ok = halves["dev"][0] + halves["check"][0]
@@ -71,6 +91,14 @@ def main() -> None:
             print("\n".join(misses))
     if len(paths) > 1:
         print(f"{'all':28} {total[0]:4}/{total[1]:<4} {total[0] / total[1]:.3f}")
+    if args.save:
+        args.save.write_text(json.dumps(verdicts, indent=0, sort_keys=True))
+    if args.against:
+        print(
+            f"changed since {args.against}: {len(flips)} dev items; check items {check_flips[0]} fixed, "
+            f"{check_flips[1]} broken" + (f" ({', '.join(check_sets)})" if check_sets else "")
+        )
+        print("\n".join(flips))
 
 
 if __name__ == "__main__":

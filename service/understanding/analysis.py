@@ -90,6 +90,9 @@ class Analyzer:
         self.own = {lang: self.known.get(lang, frozenset()) | frozenset(ordinary.get(lang, ()))
                     for lang in self.streams}
         self.lingua_franca = lingua_franca
+        # The words no typo is corrected from in a query of a language: its own and the lingua franca's ordinary
+        # words ("reset" in a Korean or Spanish sentence is the English word, not a typo of `resnet`).
+        self._uncorrected = {lang: words | self.own.get(lingua_franca, frozenset()) for lang, words in self.own.items()}
         self.korean_words = frozenset(korean_words)
         self._korean_max = max((len(w) for w in self.korean_words), default=0)
         # The particles of the Hangul language (its endings of one or two syllables, longest first): after a known
@@ -298,8 +301,8 @@ class Analyzer:
                 if not fix:
                     out.extend(self._cached_token(part, lang, c) for part in parts)
                     continue
-                # an ordinary word of the language is no typo ("leider", unfortunately, is not `leidet`, suffers)
-                own = self.own.get(lang or "", frozenset())
+                # an ordinary word of the language or of English is no typo ("leider", unfortunately, is not `leidet`)
+                own = self._uncorrected.get(lang or "", frozenset())
                 tokens = tuple(self._cached_token(part if part in own else self.typos.correct(part, lang, c), lang, c)
                                for part in parts)
                 cache.put((raw, lang), tokens)

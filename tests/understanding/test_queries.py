@@ -57,6 +57,10 @@ STATEMENTS = Path(__file__).parent / "queries_statements.yaml"
 # Batch 20 (session 14, 4 items, all none: later replies in used threads; the session's helpers lost most of their
 # time to interruptions): labelled before any run, first scored on the session's starting understanding (0.750: dev 2/2,
 # check 1/2). Session 14 read batches 18 and 19's dev halves.
+# Batches 21 (35 English items: ai-toolkit, musubi-tuner, diffusion-pipe, later replies in used threads) and 22 (20
+# Korean items, mostly other domains: voice diffusion, TTS, LLM; no es/pt/fr/de user message was findable) (session
+# 16): labelled by helpers before any run, first scored on the session's starting understanding at 2968105 (0.657: dev
+# 12/18, check 11/17; and 0.250: dev 2/10, check 3/10). Session 16 read their dev halves.
 REAL = {
     Path(__file__).parent / "real_messages.yaml": 0.87,
     Path(__file__).parent / "real_messages_2.yaml": 0.89,
@@ -78,6 +82,8 @@ REAL = {
     Path(__file__).parent / "real_messages_18.yaml": 0.5,
     Path(__file__).parent / "real_messages_19.yaml": 0.6,
     Path(__file__).parent / "real_messages_20.yaml": 0.5,
+    Path(__file__).parent / "real_messages_21.yaml": 0.7,
+    Path(__file__).parent / "real_messages_22.yaml": 0.3,
 }
 # Written blind in session 4 as forum users write, 40 per language (first run 0.883, then 0.950; queries_blind.md).
 BLIND = Path(__file__).parent / "queries_blind.yaml"
