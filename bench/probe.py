@@ -9,6 +9,7 @@ and the symptom, confidence and first steps `/v1/diagnose` answers with. For rea
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -32,11 +33,8 @@ def main() -> None:
         u = understand(runtime.index.matcher, text, lang)
         d = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
         s = client.get("/v1/search", params={"q": text, "lang": lang}).json()
-        stated = (
-            {k: v for k, v in vars(u.stated).items() if v not in (None, (), frozenset(), False)}
-            if hasattr(u.stated, "__dict__")
-            else u.stated
-        )
+        told = ((f.name, getattr(u.stated, f.name)) for f in dataclasses.fields(u.stated))
+        stated = {name: value for name, value in told if value not in (None, (), frozenset(), False)}
         print(f"--- {text[:200]!r}")
         print(f"  concepts: {sorted(u.concepts)}")
         print(f"  subjects: {sorted(u.subjects)}  in_domain={u.in_domain} phase={u.phase} asks={u.asks!r}")

@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from query_sets import SETS, is_check
+from query_sets import HALVES, SETS, is_check
 
 from remedy.http.app import create_app
 from remedy.runtime import load_runtime
@@ -81,7 +81,7 @@ def main() -> None:
         total[0] += ok
         total[1] += n
         line = f"{path.stem:28} {ok:4}/{n:<4} {ok / n:.3f}"
-        if path.name.startswith(("real_messages", "queries_blind", "queries_borders")):
+        if path.name.startswith(HALVES):
             d, c = halves["dev"], halves["check"]
             line += f"   dev {d[0]}/{d[1]}  check {c[0]}/{c[1]}"
         print(line)
