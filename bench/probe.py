@@ -33,8 +33,9 @@ def main() -> None:
         u = understand(runtime.index.matcher, text, lang)
         d = client.post("/v1/diagnose", json={"query": text, "lang": lang}).json()
         s = client.get("/v1/search", params={"q": text, "lang": lang}).json()
-        told = ((f.name, getattr(u.stated, f.name)) for f in dataclasses.fields(u.stated))
-        stated = {name: value for name, value in told if value not in (None, (), frozenset(), False)}
+        # each field that differs from its default (GC told off is `False`, a fact: shown)
+        stated = {f.name: getattr(u.stated, f.name) for f in dataclasses.fields(u.stated)
+                  if getattr(u.stated, f.name) != f.default}
         print(f"--- {text[:200]!r}")
         print(f"  concepts: {sorted(u.concepts)}")
         print(f"  subjects: {sorted(u.subjects)}  in_domain={u.in_domain} phase={u.phase} asks={u.asks!r}")

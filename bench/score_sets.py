@@ -40,6 +40,8 @@ def main() -> None:
     parser.add_argument("--per-lang", action="store_true", help="one line per language too")
     parser.add_argument("--save", type=Path, help="write each item's verdict to this JSON file")
     parser.add_argument("--against", type=Path, help="report verdicts changed since this --save file")
+    parser.add_argument("--classes", action="store_true",
+                        help="tally the misses of each half by class (expected -> answered), no text shown")
     args = parser.parse_args()
     paths = [
         p
@@ -53,6 +55,7 @@ def main() -> None:
     flips: list[str] = []
     check_flips = [0, 0]  # check items newly passing, newly failing
     check_sets: list[str] = []  # and their sets (never their text)
+    classes: dict[str, dict[str, int]] = {"dev": defaultdict(int), "check": defaultdict(int)}
     for path in paths:
         items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
         halves: dict[str, list[int]] = {"dev": [0, 0], "check": [0, 0]}
@@ -74,6 +77,8 @@ def main() -> None:
                 else:
                     mark = "FIXED" if verdicts[key] else "BROKEN"
                     flips.append(f"  {mark} {key} [{item['lang']}] {item['q'][:120]!r}\n        {'; '.join(why)}")
+            if why:
+                classes[half][_miss_class(item, why)] += 1
             if why and half == "dev":
                 misses.append(f"  {i:3} [{item['lang']}] {item['q'][:150]!r}\n        {'; '.join(why)}")
         ok = halves["dev"][0] + halves["check"][0]
@@ -91,6 +96,11 @@ def main() -> None:
             print("\n".join(misses))
     if len(paths) > 1:
         print(f"{'all':28} {total[0]:4}/{total[1]:<4} {total[0] / total[1]:.3f}")
+    if args.classes:
+        for half, tally in classes.items():
+            print(f"{half} misses by class ({sum(tally.values())}):")
+            for name, count in sorted(tally.items(), key=lambda kv: -kv[1]):
+                print(f"  {count:4}  {name}")
     if args.save:
         args.save.write_text(json.dumps(verdicts, indent=0, sort_keys=True))
     if args.against:
@@ -99,6 +109,21 @@ def main() -> None:
             f"{check_flips[1]} broken" + (f" ({', '.join(check_sets)})" if check_sets else "")
         )
         print("\n".join(flips))
+
+
+def _miss_class(item: dict[str, object], why: list[str]) -> str:
+    """A miss named by its class only: what was expected and what was answered, or which part of the answer was off
+    ("oom-general -> none", "none -> weak-samples", "context.batch_size"), never its text."""
+    expected = "none" if item["kind"] == "none" else "|".join(map(str, item.get("ids") or [item["kind"]]))
+    for reason in why:
+        if reason.startswith("expected no symptom, got "):
+            return f"none -> {reason.rsplit(' ', 1)[1]}"
+        if reason.startswith("symptom "):
+            return f"{expected} -> {reason.split()[1]}"
+    head = why[0].split("=")[0].split(" != ")[0]
+    if head.startswith("search match"):
+        head = "search not none"
+    return f"{expected}: {head.split(' [')[0]}"
 
 
 if __name__ == "__main__":

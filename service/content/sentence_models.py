@@ -98,6 +98,10 @@ class SentenceMarkers(BaseModel):
     # what a reply says of a quote it opens with when the quoted problem is its own too ("same here", "I have the same
     # issue", "mismo problema", "même problème", "gleiches Problem", "저도 같은 문제"): the quote is kept
     agrees: tuple[Marker, ...] = ()
+    # what a line says when it introduces another person's words quoted under it ("A friend told me:", "En Reddit uno
+    # puso:", "Um amigo falou:", "Sur le Discord quelqu'un m'a répondu :", "Jemand meinte:", "누가 이렇게 말했어요:"):
+    # the quote is theirs, no state of the user's job nor an event of it
+    reports: tuple[Marker, ...] = ()
 
 
 class Subject(BaseModel):

@@ -114,7 +114,8 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     # a past, or a state told of the config file ("the config says GC is on, but I turned it off"): a later one wins
     superseded = (*pasts, *spans.get("file_state", _NONE))
     nows = spans.get("now", _NONE)
-    story = [h for c in ("now", "it") for h in spans.get(c, _NONE)]  # "now it's on", "I switched it off"
+    # "now it's on", "I switched it off", "mas depois eu desliguei" (the object left out)
+    story = [h for c in ("now", "it", "later") for h in spans.get(c, _NONE)]
     switches = {  # on/off words, not the phrases that hold the GC mention (`gc an`)
         h.start for c in ("on", "off") for h in spans.get(c, _NONE) if not any(h.start <= g.start < h.end for g in gcs)
     }
@@ -124,7 +125,7 @@ def gc_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[
     unchanged = {i for h in spans.get("unchanged", _NONE) for i in range(h.start, h.end)} | unowned  # (no state)
     inside = {i for hs in spans.values() for h in hs if h.end - h.start > 1 for i in range(h.start, h.end)}
     pronouns = [p for p in spans.get("it", _NONE) if p.start not in inside]  # not the "it" of "s/it"
-    past_at = told_past or frozenset(p.start for p in pasts)  # where a past is told (`story_now`)
+    past_at = told_past or frozenset(p.start for p in superseded)  # where a past (or the file's state) is told
     # (start, a past state, distance, prefer-off, state, a change named in the infinitive, a state told firmly)
     found: list[_Found] = []
     for concept, state in (("off", False), ("on", True)):
@@ -195,8 +196,9 @@ def _state_now(found: list[_Found]) -> bool | None:
 def _was(past: Hit, word: Hit, tokens: list[Token], nows: Sequence[Hit], switches: set[int]) -> bool:
     """A past marker ("was", "tenía", "hatte", "vorher") a few words before the on/off word, with no "now" nor
     another on/off word between them, or in Korean right after it (`꺼져 있었는데`, `켜 두었다가`): the state it
-    tells is no longer the state."""
-    if tokens[past.start].hangul:
+    tells is no longer the state. The file's state is told before the switch in Korean too (`설정에는 GC 켜져
+    있는데`)."""
+    if tokens[past.start].hangul and past.concept != "file_state":
         return 0 <= past.start - word.end <= 1
     return (
         0 <= word.start - past.end <= 2

@@ -51,6 +51,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "past": "extract: a past state gives way to one told after it",
     "now": "extract: a state told now ('now it's on')",
     "it": "extract: a switch told of 'it' in a story",
+    "later": "extract: a switch told 'then', 'depois', 'luego' after a past or the file's state goes on the story",
     "avoid": "extract: a short preposition is said of GC only right next to it",
     "lasting": "extract: a lasting state ('by default', 'von Anfang an') counts no distance; asked, no state",
     "unchanged": "extract: 'without other changes' is no GC off and no 'on or off?'",

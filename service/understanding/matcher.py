@@ -49,7 +49,7 @@ from .limits import DEFAULT_LIMITS, WorkLimits, clip_lines
 from .logs import LogReading, read_log
 from .outcome import outcome
 from .own_run import family_named, not_own, of_this_run, theirs
-from .pasted import Pasted, SettingTable, compile_settings, read_settings
+from .pasted import Pasted, SettingTable, compile_settings, read_settings, unless_told_changed
 from .pasted_names import setting_words
 from .profiles import compile_profiles, counter_pattern, ordinal_pattern
 from .prose import Parts, counter_step, pasted_arch, prose_of, split_text
@@ -365,8 +365,9 @@ def _stated(
             step = stated_context(lead_tokens, lead_hits, False, failed=True).step
     if step is None:
         step = counter_step(prose, matcher.counter)
+    values = unless_told_changed(pasted.values, stated.gradient_checkpointing, hits, unowned)
     # one copy of the frozen `Stated` for every change (each `replace` costs its `__init__`)
-    changes = {"step": step, **pasted.values} if step != stated.step else pasted.values
+    changes = {"step": step, **values} if step != stated.step else values
     return (replace(stated, **changes) if changes else stated), unowned
 
 

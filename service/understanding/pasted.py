@@ -319,3 +319,21 @@ def _value(setting: PastedSetting, value: str | None, flag: bool, yaml_list: boo
     if len(numbers) == 2 and not setting.list and not (yaml_list and value.startswith("[")):
         return (sizes[-1],)
     return tuple(sizes)
+
+
+_GC = "gradient_checkpointing"
+_FILE_STATE = "file_state"  # concepts.yaml: "the yaml says", "o yaml mostra", "ahí sale", `위에 올린 설정에는`
+
+
+def unless_told_changed(values: Mapping[str, Any], told: bool | None, hits: list[Hit],
+                        unowned: frozenset[int]) -> Mapping[str, Any]:
+    """The pasted settings (`values`), but the GC state (`told`) the user's own words tell now, against the pasted
+    one: "the yaml above shows `gradient_checkpointing: true`, but I turned it off in Show Advanced, so now it's
+    off", `위에 올린 설정에는 true로 돼있는데 지금은 꺼놨어요`: the file is the state it was, the prose the state it is
+    where the user's words tell the file's state as the file's; without them, the pasted file is the run's own truth
+    ("GC is already on" above a pasted `gradient_checkpointing: false` is the mistake the guide warns of)."""
+    if told is None or values.get(_GC, told) == told:
+        return values
+    if not any(h.concept == _FILE_STATE and h.start not in unowned for h in hits):
+        return values  # "GC is already on" against a pasted `false`: the file is the run's truth
+    return {k: v for k, v in values.items() if k != _GC}

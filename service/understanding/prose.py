@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from .chat import unchatted
 from .log_bars import BAR_COUNT
 from .logs import LogReading, looks_like_log
 from .pasted import setting_line
 from .stated_sizes import BUCKET_SIZES
-from .wrapped import NO_WRAPPING, Wrapping, spec_line, unchatted, unwrap
+from .wrapped import NO_WRAPPING, Wrapping, spec_line, unwrap
 
 MAX_PROSE_LINES = 8
 MAX_OWN_LINES = 64  # the user's lines looked at past the first ones, for a question

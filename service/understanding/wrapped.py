@@ -56,6 +56,7 @@ class Wrapping:
     routine: frozenset[str] = frozenset()  # the headings of the form's routine: reproduction steps, environment
     tags: Mapping[str, str] = field(default_factory=dict)  # a title's tag -> its kind: HELP, SOLVED or QUESTION
     agrees: frozenset[str] = frozenset()  # what makes a quoted problem the reply's own ("same here", "same issue")
+    reports: frozenset[str] = frozenset()  # what introduces another's words quoted under it ("a friend told me:")
 
 
 def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
@@ -67,10 +68,12 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
     routine: set[str] = set()
     tags: dict[str, str] = {}
     agrees: set[str] = set()
+    reports: set[str] = set()
     for m in markers:  # (an iterable: read once)
         for kind, words in ((HELP, m.help_titles), (SOLVED, m.solved_titles), (QUESTION, m.question_titles)):
             tags.update((_key(w), kind) for w in words)
         agrees.update(_key(a) for a in m.agrees)
+        reports.update(_key(r) for r in m.reports)
         routine.update(_key(h) for h in m.routine_headings)
         updates.update(_key(k) for k in m.updates)
         headings.update(_key(h) for h in m.headings)
@@ -78,9 +81,10 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
         keys.update(_key(k) for k in m.spec_keys)
         salutations.update(_key(k) for k in m.salutations)
     return Wrapping(frozenset(headings), frozenset(expected), frozenset(keys), frozenset(salutations),
-                    frozenset(updates), frozenset(routine), tags, frozenset(agrees))
+                    frozenset(updates), frozenset(routine), tags, frozenset(agrees), frozenset(reports))
 
 
+MAX_REPORT = 160  # the characters of a line that introduces a quote, at most ("Sur le Discord quelqu'un m'a répondu :")
 NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
 HELP, SOLVED, QUESTION = "help-title", "solved-title", "question-title"  # the kinds of a title's tag
 MAX_TAG = 48  # characters of a line that is a tag alone at most ("Need help!!", "도움 부탁드립니다")
@@ -145,6 +149,30 @@ def _agrees(line: str, wrapping: Wrapping) -> bool:
     return any(" ".join(words[i:i + n]) in wrapping.agrees for n in range(1, 6) for i in range(len(words) - n + 1))
 
 
+def _reported(lines: list[str], wrapping: Wrapping, pasted: Callable[[str], bool]) -> list[bool]:
+    """The quoted lines (">") under a line that introduces another person's words and ends with a colon ("A friend
+    told me:", "En Reddit uno puso:", `누가 이렇게 말했어요:`; `reports`): theirs, not the user's. A log's line quoted
+    there stays (`pasted`: "the console said:\n> CUDA out of memory" is the run's)."""
+    out = [False] * len(lines)
+    if not wrapping.reports or ">" not in "".join(lines):
+        return out
+    intro = False  # the last line that is no quote introduced another's words
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith(">"):
+            out[i] = intro and not pasted(line)
+            continue
+        intro = stripped.endswith(":") and len(stripped) <= MAX_REPORT and _reports(stripped, wrapping)
+    return out
+
+
+def _reports(line: str, wrapping: Wrapping) -> bool:
+    words = _key(line).split()
+    return any(" ".join(words[i:i + n]) in wrapping.reports for n in range(1, 5) for i in range(len(words) - n + 1))
+
+
 def _signed(lines: list[str], i: int) -> bool:
     """Lines from `i` on are a name under a sign-off: a line or two of a few words, no figure."""
     rest = [line for line in lines[i:] if line.strip()]
@@ -172,6 +200,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     # is what they paste ("I get this:\n> CUDA out of memory"), kept.
     opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
     quoted = [i < opening and not pasted(line) for i, line in enumerate(lines)]
+    reported = _reported(lines, wrapping, pasted)
     keep_quotes = not any(any(c.isalpha() for c in line) for line in lines[opening:]) or (
         0 < opening < len(lines) and _agrees(lines[opening], wrapping))
     out: list[str] = []
@@ -194,7 +223,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
                 continue
             if told:
                 expected = False
-        if (q and not keep_quotes) or _FENCE.match(line) is not None:
+        if (q and not keep_quotes) or reported[i] or _FENCE.match(line) is not None:
             continue
         if asking and not line.strip():  # a blank line closes the question's section
             _asks(out, asking)
@@ -363,22 +392,3 @@ def answered_quote(text: str) -> str:
     lines = text.strip().split("\n")
     opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
     return "\n".join(line.lstrip().lstrip(">").strip() for line in lines[:opening]).strip()
-
-
-# A chat transcript's line ("[10:42] anon: wan lora keeps dying", "[9:05 PM] Léa: ça plante"): its time and name are
-# no words of the message (a log's level in that place, "[10:42:01] INFO: ...", is no name).
-_CHAT = re.compile(r"^[ \t]*\[\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[APap][Mm])?\][ \t]*"
-                   r"(?!(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL)\b)[^\s:\[\]][^:\n\[\]]{0,31}:[ \t]+", re.M)
-
-
-def unchatted(text: str) -> str:
-    """The text without a chat transcript's time and name before each line, where two lines or more carry them.
-
-    >>> unchatted("[10:42] anon: wan lora keeps dying\\n[10:42] anon: like step 3")
-    'wan lora keeps dying\\nlike step 3'
-    >>> unchatted("[10:42:01] INFO: loading\\n[10:42:02] INFO: done")
-    '[10:42:01] INFO: loading\\n[10:42:02] INFO: done'
-    """
-    if "]" not in text or len(_CHAT.findall(text, 0, 4096)) < 2:
-        return text
-    return _CHAT.sub("", text)

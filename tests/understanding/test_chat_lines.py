@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from remedy.understanding.chat import unchatted
 from remedy.understanding.splitting import split_sentences
-from remedy.understanding.wrapped import unchatted
 from tests.understanding.probes import answered_symptom, diagnose
 
 
