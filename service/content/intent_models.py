@@ -72,6 +72,10 @@ class Avoided(Frozen):
     # Only a `by` word with one of these in its span: a failure named as one not to get back ("sem voltar a ter o OOM",
     # "without getting the OOM back"), a longer span than a plain "without OOM"
     after: tuple[Key, ...] = ()
+    # The span ends with its clause: "OOM every time. GC is on", "OOM every time, GC is on" (a saved file's "every
+    # checkpoint" reaches no GC of the next clause); a rule whose subject may be asked of in the next sentence ("the
+    # loss curve ... ? or does it look noisy?") leaves it off
+    sentence: bool = False
 
 
 class Intents(Frozen):

@@ -57,8 +57,11 @@ def outside_phrases(subjects: frozenset[str], wholes: frozenset[str], hits: list
             and not any(a <= h.start and h.end <= b and c != h.concept for a, b, c in whole)]
 
 
-def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) -> list[Hit]:
-    """The hits without those a rule of `intents.yaml` `avoided` says are only named as something to avoid."""
+def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit],
+              bounds: frozenset[int] = frozenset()) -> list[Hit]:
+    """The hits without those a rule of `intents.yaml` `avoided` says are only named as something to avoid. A rule
+    held to its clause (`sentence`) reaches no word past the start of another clause or sentence (`bounds`): in "OOM
+    every time. GC is on" the "every" of a saved file ("every checkpoint") says nothing of the next sentence's GC."""
     names = {h.concept for h in hits}
     for rule in rules:
         if (rule.when and names.isdisjoint(rule.when)) or rule.by not in names:
@@ -74,7 +77,7 @@ def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit]) 
             if rule.inside:
                 avoided.update(range(by.start, by.end))
             for i in span:
-                if i in stops:
+                if i in stops or (rule.sentence and (i in bounds if not korean else i + 1 in bounds)):
                     break
                 avoided.add(i)
         if avoided:

@@ -43,6 +43,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "file_state": "extract: GC on/off told of the config file gives way to a switch the user tells after it",
     "contrast": "own_run: a contrast ('but', 'pero') ends another person's clause",
     "supposed_after": "own_run: a supposition told after its clause (`4로 하면 어떨까요`) states no setting of the run",
+    "shared_setup": "own_run: another's run told as the user's copied ('same config') states the user's settings too",
     "replaced": "own_run: the name or number a change replaced ('instead of flux', 'flux 말고') is not the run's",
     "either_or": "extract: 'on or off?'",
     "training": "spoken: a sentence naming the training keeps a generation-told OOM the run's",

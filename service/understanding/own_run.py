@@ -23,6 +23,7 @@ NOT_THIS_RUN = "not_this_run"  # concepts.yaml: my friend, someone said, the tut
 REPLACED = "replaced"  # concepts.yaml: instead of, switched from, en lugar de, au lieu de, statt, 말고, 대신
 SUPPOSED_AFTER = "supposed_after"  # concepts.yaml: 어떨까요, 괜찮을까요 (after the clause it supposes)
 THEIR_RUN = "their_run"  # concepts.yaml: yours, a ti te, chez toi, bei dir, 질문하신 분 (the person a reply answers)
+SHARED = "shared_setup"  # concepts.yaml: same config, copied it 1:1, exactement ma config, 같은 설정 그대로
 _OWN_RUN = frozenset({NOT_THIS_RUN, REPLACED, SUPPOSED_AFTER, THEIR_RUN})
 _REPLACED_REACH = 2  # the words of a model's name or a number: "instead of qwen edit", "switched from 4"
 
@@ -46,6 +47,9 @@ def not_own(reading: Reading, hits: Sequence[Hit], others: Sequence[Hit]) -> fro
         out |= replace(reading, reaching=supposed).reached(list(hits))
     if not others:
         return frozenset(out)
+    if any(h.concept == SHARED for h in hits):
+        # "my buddy runs it with GC false ... I copied it 1:1", "avec exactement ma config": their settings are mine
+        others = [h for h in others if h.concept != NOT_THIS_RUN]
     tokens = reading.tokens
     contrasts = [h.start for h in hits if h.concept == "contrast"]  # "my friend has GC off, but I ...": mine again
     for hit in others:

@@ -95,7 +95,8 @@ def test_a_change_with_the_crash_going_on_keeps_it(client: TestClient, lang: str
            "c'est off. OOM au step 2"),
     ("de", "im yaml oben steht `gradient_checkpointing: true`, aber danach hab ich es ausgeschaltet, jetzt ist es "
            "aus. OOM bei Step 2"),
-    ("ko", "위에 올린 설정에는 `gradient_checkpointing: true`로 돼있는데 그건 예전 거고 지금은 꺼놨어요. 2스텝에서 OOM"),
+    ("ko", "위에 올린 설정에는 `gradient_checkpointing: true`로 돼있는데 그건 예전 거고 지금은 꺼놨어요. "
+           "2스텝에서 OOM"),
 ])
 def test_the_file_told_as_the_file_gives_way_to_the_switch_told_after(client: TestClient, lang: str,
                                                                         text: str) -> None:
@@ -112,3 +113,58 @@ def test_a_pasted_file_beats_a_belief_about_it(client: TestClient, lang: str, te
     context = diagnose(client, lang, text)["context"]
     assert isinstance(context, dict)
     assert context.get("gradient_checkpointing") is False
+
+
+SHARED = [
+    ("en", "my buddy trains flux with gradient checkpointing off, no problem. I copied his config and mine dies at "
+           "step 3"),
+    ("es", "mi colega entrena flux con el GC apagado sin problema. Tengo la misma config y a mí se me muere en el "
+           "paso 3"),
+    ("pt", "meu amigo treina flux com o GC desligado de boa. Eu uso a mesma config e o meu morre no passo 3"),
+    ("fr", "un pote entraîne flux avec le GC désactivé sans souci. Il a exactement ma config et chez moi ça plante "
+           "au step 3"),
+    ("de", "mein Kumpel trainiert flux mit GC aus ohne Probleme. Ich hab die gleiche Config und bei mir stürzt es "
+           "bei Step 3 ab"),
+    ("ko", "친구는 GC 끄고 flux 잘 돌리는데, 저는 같은 설정 그대로 쓰니까 3스텝에서 죽어요"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), SHARED)
+def test_another_s_settings_copied_are_the_user_s(client: TestClient, lang: str, text: str) -> None:
+    context = diagnose(client, lang, text)["context"]
+    assert isinstance(context, dict)
+    assert context.get("gradient_checkpointing") is False
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "my buddy trains flux with gradient checkpointing off, no problem. Mine dies at step 3"),
+    ("es", "mi colega entrena flux con el GC apagado sin problema. A mí se me muere en el paso 3"),
+])
+def test_another_s_settings_alone_are_theirs(client: TestClient, lang: str, text: str) -> None:
+    context = diagnose(client, lang, text)["context"]
+    assert isinstance(context, dict)
+    assert "gradient_checkpointing" not in context
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "> turn GC on\nit's been on from the start. still runs out"),
+    ("es", "> activa el GC\nestá activado desde el principio. sigue reventando"),
+    ("pt", "> liga o GC\ntá ligado desde o começo. continua estourando"),
+    ("fr", "> active le GC\nil est activé depuis le début. ça plante quand même"),
+    ("de", "> mach GC an\nist seit anfang an. läuft trotzdem voll"),
+    ("ko", "> GC 켜세요\n처음부터 켜져 있는데요 ㅠ 그래도 터짐"),
+])
+def test_a_reply_that_gc_was_on_all_along_keeps_the_failure(client: TestClient, lang: str, text: str) -> None:
+    assert answered_symptom(diagnose(client, lang, text)) == "oom-persists-with-gc"
+
+
+@pytest.mark.parametrize(("lang", "text", "gc"), [
+    ("en", "oom every time. gc is on, samples are 1024", True),
+    ("en", "oom every time, gc is on", True),
+    ("en", "i turned off gradient check pointing and now it crashes at step 2 out of memory", False),
+])
+def test_gc_named_beside_a_saved_file_word_of_another_clause(client: TestClient, lang: str, text: str,
+                                                              gc: bool) -> None:
+    context = diagnose(client, lang, text)["context"]
+    assert isinstance(context, dict)
+    assert context.get("gradient_checkpointing") is gc
