@@ -57,12 +57,14 @@ def outside_phrases(subjects: frozenset[str], wholes: frozenset[str], hits: list
             and not any(a <= h.start and h.end <= b and c != h.concept for a, b, c in whole)]
 
 
-def unavoided(rules: tuple[Avoided, ...], tokens: list[Token], hits: list[Hit],
-              bounds: frozenset[int] = frozenset()) -> list[Hit]:
+def unavoided(rules: tuple[Avoided, ...], reading: Reading, hits: list[Hit]) -> list[Hit]:
     """The hits without those a rule of `intents.yaml` `avoided` says are only named as something to avoid. A rule
-    held to its clause (`sentence`) reaches no word past the start of another clause or sentence (`bounds`): in "OOM
+    held to its clause (`sentence`) reaches no word past the start of another clause or sentence: in "OOM
     every time. GC is on" the "every" of a saved file ("every checkpoint") says nothing of the next sentence's GC."""
     names = {h.concept for h in hits}
+    tokens, bounds = reading.tokens, frozenset[int]()
+    if any(rule.sentence for rule in rules):
+        bounds = frozenset(c for s in reading.sentences for c in s.clauses) | {s.start for s in reading.sentences[1:]}
     for rule in rules:
         if (rule.when and names.isdisjoint(rule.when)) or rule.by not in names:
             continue

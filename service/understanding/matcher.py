@@ -253,8 +253,7 @@ def understand(
     pasted = read_settings(text, matcher.settings)
     spotted = setting_words(matcher.lexicon.spot(tokens, lang, caches), reading, matcher.settings, pasted)
     spotted, others = of_this_run(spotted)  # another run's words weigh in no reading but whose a setting is
-    bounds = frozenset(c for s in reading.sentences for c in s.clauses) | {s.start for s in reading.sentences[1:]}
-    hits = unavoided(matcher.avoided, tokens, outside_phrases(matcher.outside_subjects, matcher.whole, spotted), bounds)
+    hits = unavoided(matcher.avoided, reading, outside_phrases(matcher.outside_subjects, matcher.whole, spotted))
     hits, machine, quiet, form = _unwrapped(matcher, reading, hits)
     reader = matcher.sentences
     hits = told_now(reader, reading, hits)

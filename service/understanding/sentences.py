@@ -49,6 +49,7 @@ SCAN = 2  # a long text's sentences are looked at over two budgets of words at m
 # told with its clause, "afraid that", "miedo de que", "Angst, dass": what is feared, verb last). A hypothetical
 # reaches forward only: "j'ai peur, ça plante en OOM au step 3" tells the OOM, a worry beside it.
 _NOW = ("present", "frequent")  # the marker kinds that tell the state now where no past is told
+_NEGATION = "negation"  # concepts.yaml: the vocabulary's negations ("no tengo", "não tenho", "ni siquiera")
 _REACH = {"negation": 1, "negation_after": -1, "hypothetical": 1, "hypothetical_after": -1, "feared": 2}
 
 
@@ -109,10 +110,11 @@ class Reading:
         """The tokens a hypothetical or a negation reaches ("I'm afraid of an OOM", "no OOM", `OOM은 없어요`):
         up to `reach` words after it (or before it), within its clause, never across a clause of cause ("worried
         because it OOMs", "OOM이 나서 걱정": the reason is told). A marker inside a longer phrase of the
-        vocabulary is read as that phrase ("didn't fix", "doesn't stop": the failure goes on)."""
+        vocabulary is read as that phrase ("didn't fix", "doesn't stop": the failure goes on), unless that phrase is
+        a negation itself ("no tengo OOM", "não tenho OOM": the OOM is denied)."""
         if not self.reaching:
             return frozenset()
-        phrases = [(h.start, h.end) for h in hits if h.end - h.start > 1]
+        phrases = [(h.start, h.end) for h in hits if h.end - h.start > 1 and h.concept != _NEGATION]
         out: set[int] = set()
         for start, end, direction in self.reaching:
             # the marker is part of a longer phrase, unless that phrase's last words start another one running past

@@ -168,3 +168,13 @@ def test_gc_named_beside_a_saved_file_word_of_another_clause(client: TestClient,
     context = diagnose(client, lang, text)["context"]
     assert isinstance(context, dict)
     assert context.get("gradient_checkpointing") is gc
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("es", "No tengo OOM."), ("pt", "Não tenho OOM nenhum."), ("pt", "Não tenho OOM."),
+    ("en", "I don't have any OOM."), ("fr", "Je n'ai aucun OOM."), ("de", "Ich habe keinen OOM."),
+    ("ko", "OOM은 전혀 없어요."),
+])
+def test_an_oom_denied_by_a_negation_phrase_is_none(client: TestClient, lang: str, text: str) -> None:
+    """A negation of the vocabulary written as a phrase ("no tengo", "não tenho") denies what follows it."""
+    assert answered_symptom(diagnose(client, lang, text)) is None
