@@ -20,8 +20,8 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:[_.][a-z0-9]+)*|[\uac00-\ud7a3]+|\u2192")
 _ARROW = re.compile(r"-+>|=>|\u2192")
 _DIGIT = re.compile("[0-9]")
 _DIMENSION = re.compile(r"^(\d{2,5})x(\d{2,5})$")
-# A number glued to a unit of time or rate ("295s/it", "2it/sec", "2hours"): the number and its unit.
-_RATE = re.compile(r"^(\d+(?:\.\d+)?)(s|sec|secs|it|its|h|hr|hrs|hour|hours|min|mins|minutes|seconds)$")
+# A number glued to a unit of time or rate ("295s/it", "2it/sec", "2hours", "1day"): the number and its unit.
+_RATE = re.compile(r"^(\d+(?:\.\d+)?)(s|sec|secs|it|its|h|hr|hrs|hour|hours|min|mins|minutes|seconds|day|days)$")
 # An English "'s" (it's, what's, the LoRA's): no word of its own, so "it's" is never the rate "it/s".
 _APOSTROPHE_S = re.compile(r"(?<=[a-z])['\u2019]s\b")
 # Combining diacritical marks (the blocks Latin, Greek and Cyrillic accents decompose into).

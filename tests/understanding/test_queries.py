@@ -61,6 +61,9 @@ STATEMENTS = Path(__file__).parent / "queries_statements.yaml"
 # Korean items, mostly other domains: voice diffusion, TTS, LLM; no es/pt/fr/de user message was findable) (session
 # 16): labelled by helpers before any run, first scored on the session's starting understanding at 2968105 (0.657: dev
 # 12/18, check 11/17; and 0.250: dev 2/10, check 3/10). Session 16 read their dev halves.
+# Batch 23 (session 17, 31 English items from 22 repositories, 23 of them none: the trainers' OOM, speed and likeness
+# threads are used up): labelled by a helper before any run, first scored on the session's starting code at 30e2e4e
+# (0.710: dev 12/16, check 10/15) and on the session's code when it came (the same 0.710). Session 17 read its dev half.
 REAL = {
     Path(__file__).parent / "real_messages.yaml": 0.87,
     Path(__file__).parent / "real_messages_2.yaml": 0.89,
@@ -84,6 +87,7 @@ REAL = {
     Path(__file__).parent / "real_messages_20.yaml": 0.5,
     Path(__file__).parent / "real_messages_21.yaml": 0.7,
     Path(__file__).parent / "real_messages_22.yaml": 0.3,
+    Path(__file__).parent / "real_messages_23.yaml": 0.66,
 }
 # Written blind in session 4 as forum users write, 40 per language (first run 0.883, then 0.950; queries_blind.md).
 BLIND = Path(__file__).parent / "queries_blind.yaml"
@@ -153,7 +157,7 @@ THRESHOLD = 0.95
 THRESHOLDS = {OWN: THRESHOLD, MORE: THRESHOLD, LONG: 0.86, STATEMENTS: THRESHOLD, BLIND: 0.95, BLIND_2: 0.925,
               BORDERS: 0.95, BLIND_3: 0.825, BLIND_4: 0.9, BLIND_5: 0.925,
               BLIND_6: 0.9, BLIND_7: 0.85, BLIND_8: 0.85, BLIND_9: 0.85, BLIND_10: 0.85, BLIND_11: 0.75, BLIND_12: 0.8,
-              BLIND_13: 0.75, BLIND_14: 0.6, BLIND_15: 0.75, BLIND_17: 0.85}
+              BLIND_13: 0.75, BLIND_14: 0.65, BLIND_15: 0.8, BLIND_17: 0.85}
 SETS = [OWN, MORE, LONG, STATEMENTS, BLIND, BLIND_2, BORDERS, BLIND_3, BLIND_4, BLIND_5, BLIND_6, BLIND_7, BLIND_8,
         BLIND_9, BLIND_10, BLIND_11, BLIND_12, BLIND_13, BLIND_14, BLIND_15, BLIND_17]
 SET_IDS = ["queries", "queries_more", "queries_long", "queries_statements", "queries_blind", "queries_blind_2",
