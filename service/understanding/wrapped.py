@@ -154,7 +154,7 @@ def _reported(lines: list[str], wrapping: Wrapping, pasted: Callable[[str], bool
     told me:", "En Reddit uno puso:", `누가 이렇게 말했어요:`; `reports`): theirs, not the user's. A log's line quoted
     there stays (`pasted`: "the console said:\n> CUDA out of memory" is the run's)."""
     out = [False] * len(lines)
-    if not wrapping.reports or ">" not in "".join(lines):
+    if not wrapping.reports:
         return out
     intro = False  # the last line that is no quote introduced another's words
     for i, line in enumerate(lines):
@@ -200,7 +200,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     # is what they paste ("I get this:\n> CUDA out of memory"), kept.
     opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
     quoted = [i < opening and not pasted(line) for i, line in enumerate(lines)]
-    reported = _reported(lines, wrapping, pasted)
+    reported = _reported(lines, wrapping, pasted) if ">" in text else [False] * len(lines)
     keep_quotes = not any(any(c.isalpha() for c in line) for line in lines[opening:]) or (
         0 < opening < len(lines) and _agrees(lines[opening], wrapping))
     out: list[str] = []
