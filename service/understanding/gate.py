@@ -62,13 +62,14 @@ def unavoided(rules: tuple[Avoided, ...], reading: Reading, hits: list[Hit]) -> 
     held to its clause (`sentence`) reaches no word past the start of another clause or sentence: in "OOM
     every time. GC is on" the "every" of a saved file ("every checkpoint") says nothing of the next sentence's GC."""
     names = {h.concept for h in hits}
-    tokens, bounds = reading.tokens, None
+    tokens, clauses = reading.tokens, frozenset[int]()
     for rule in rules:
         if (rule.when and names.isdisjoint(rule.when)) or rule.by not in names:
             continue
-        if rule.sentence and bounds is None:  # (read once, and only for a rule held to its clause that applies)
+        if rule.sentence and not clauses:  # (read once, and only for a rule held to its clause that applies)
             sentences = reading.sentences
-            bounds = frozenset(c for s in sentences for c in s.clauses) | {s.start for s in sentences[1:]}
+            clauses = frozenset(c for s in sentences for c in s.clauses) | {s.start for s in sentences[1:]}
+        bounds = clauses if rule.sentence else frozenset()
         stops = {i for h in hits if h.concept in rule.stop for i in range(h.start, h.end)}
         avoided: set[int] = set()
         for by in (h for h in hits if h.concept == rule.by):
@@ -80,7 +81,7 @@ def unavoided(rules: tuple[Avoided, ...], reading: Reading, hits: list[Hit]) -> 
             if rule.inside:
                 avoided.update(range(by.start, by.end))
             for i in span:
-                if i in stops or (bounds is not None and rule.sentence and (i + 1 if korean else i) in bounds):
+                if i in stops or (i + 1 if korean else i) in bounds:
                     break
                 avoided.add(i)
         if avoided:

@@ -40,6 +40,7 @@ _MACHINE = re.compile(
 )
 MAX_HEADING = 80  # characters: a longer line is no heading
 MAX_SPEC = 160  # characters: a longer line is prose, whatever it lists
+MAX_REPORT = 160  # characters of a line that introduces a quote ("Sur le Discord quelqu'un m'a répondu :")
 PART_WORDS = 5  # words of one part of a listing line at most
 SALUTED = 1  # words a salutation line may hold past the salutation ("Hi guys", "Thanks Mark")
 
@@ -84,7 +85,6 @@ def compile_wrapping(markers: Iterable[SentenceMarkers]) -> Wrapping:
                     frozenset(updates), frozenset(routine), tags, frozenset(agrees), frozenset(reports))
 
 
-MAX_REPORT = 160  # the characters of a line that introduces a quote, at most ("Sur le Discord quelqu'un m'a répondu :")
 NO_WRAPPING = Wrapping(frozenset(), frozenset(), frozenset())
 HELP, SOLVED, QUESTION = "help-title", "solved-title", "question-title"  # the kinds of a title's tag
 MAX_TAG = 48  # characters of a line that is a tag alone at most ("Need help!!", "도움 부탁드립니다")
@@ -143,10 +143,13 @@ def _helpless(line: str, wrapping: Wrapping) -> bool:
 
 def _agrees(line: str, wrapping: Wrapping) -> bool:
     """The reply's first line says the quoted problem is its own too ("I had the same issues. Not sure why.")."""
-    if not wrapping.agrees:
-        return False
-    words = _key(line[:MAX_HEADING]).split()
-    return any(" ".join(words[i:i + n]) in wrapping.agrees for n in range(1, 6) for i in range(len(words) - n + 1))
+    return bool(wrapping.agrees) and _says(line[:MAX_HEADING], wrapping.agrees, 5)
+
+
+def _says(line: str, phrases: frozenset[str], longest: int) -> bool:
+    """Whether the line holds one of `phrases` (normalized, `longest` words at most) as a run of its words."""
+    words = _key(line).split()
+    return any(" ".join(words[i:i + n]) in phrases for n in range(1, longest + 1) for i in range(len(words) - n + 1))
 
 
 def _reported(lines: list[str], wrapping: Wrapping, pasted: Callable[[str], bool]) -> list[bool]:
@@ -154,8 +157,6 @@ def _reported(lines: list[str], wrapping: Wrapping, pasted: Callable[[str], bool
     told me:", "En Reddit uno puso:", `누가 이렇게 말했어요:`; `reports`): theirs, not the user's. A log's line quoted
     there stays (`pasted`: "the console said:\n> CUDA out of memory" is the run's)."""
     out = [False] * len(lines)
-    if not wrapping.reports:
-        return out
     intro = False  # the last line that is no quote introduced another's words
     for i, line in enumerate(lines):
         stripped = line.strip()
@@ -164,13 +165,8 @@ def _reported(lines: list[str], wrapping: Wrapping, pasted: Callable[[str], bool
         if stripped.startswith(">"):
             out[i] = intro and not pasted(line)
             continue
-        intro = stripped.endswith(":") and len(stripped) <= MAX_REPORT and _reports(stripped, wrapping)
+        intro = stripped.endswith(":") and len(stripped) <= MAX_REPORT and _says(stripped, wrapping.reports, 4)
     return out
-
-
-def _reports(line: str, wrapping: Wrapping) -> bool:
-    words = _key(line).split()
-    return any(" ".join(words[i:i + n]) in wrapping.reports for n in range(1, 5) for i in range(len(words) - n + 1))
 
 
 def _signed(lines: list[str], i: int) -> bool:
@@ -200,7 +196,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     # is what they paste ("I get this:\n> CUDA out of memory"), kept.
     opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
     quoted = [i < opening and not pasted(line) for i, line in enumerate(lines)]
-    reported = _reported(lines, wrapping, pasted) if ">" in text else [False] * len(lines)
+    reported = _reported(lines, wrapping, pasted) if wrapping.reports and ">" in text else [False] * len(lines)
     keep_quotes = not any(any(c.isalpha() for c in line) for line in lines[opening:]) or (
         0 < opening < len(lines) and _agrees(lines[opening], wrapping))
     out: list[str] = []

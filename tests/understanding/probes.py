@@ -36,6 +36,13 @@ def answered_symptom(answer: dict[str, object]) -> str | None:
     return symptom.get("id") if isinstance(symptom, dict) else None
 
 
+def diagnosed_context(client: TestClient, lang: str, text: str) -> dict[str, object]:
+    """The context `/v1/diagnose` understood from a text."""
+    context = diagnose(client, lang, text)["context"]
+    assert isinstance(context, dict)
+    return context
+
+
 def diagnosed_symptom(client: TestClient, lang: str, text: str) -> str | None:
     """The symptom `/v1/diagnose` answers a text with, or None."""
     return answered_symptom(diagnose(client, lang, text))

@@ -16,16 +16,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.understanding.probes import diagnose, diagnosed_symptom
+from tests.understanding.probes import diagnosed_context, diagnosed_symptom
 
 WEAK = "weak-samples"
 SLOW = "slow-training"
-
-
-def _context(client: TestClient, lang: str, text: str) -> dict[str, object]:
-    context = diagnose(client, lang, text)["context"]
-    assert isinstance(context, dict)
-    return context
 
 
 # --- 1. GC under another trainer's key -----------------------------------------------------------------------------
@@ -40,7 +34,7 @@ def _context(client: TestClient, lang: str, text: str) -> dict[str, object]:
     ("en", "still OOM on 8 gpus\n```\n  --train_batch_size 1\n  --enable_gradient_checkpointing_type \"ops\"\n```"),
 ])
 def test_gc_pasted_under_another_trainers_key_is_read(client: TestClient, lang: str, text: str) -> None:
-    assert _context(client, lang, text).get("gradient_checkpointing") is True
+    assert diagnosed_context(client, lang, text).get("gradient_checkpointing") is True
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -50,7 +44,7 @@ def test_gc_pasted_under_another_trainers_key_is_read(client: TestClient, lang: 
     ("ko", "학습이 너무 느려요, 9 s/it 정도 나와요\n```\n--train_batch_size 1\n```"),
 ])
 def test_gc_twins_state_no_gc_on(client: TestClient, lang: str, text: str) -> None:
-    assert _context(client, lang, text).get("gradient_checkpointing") is not True
+    assert diagnosed_context(client, lang, text).get("gradient_checkpointing") is not True
 
 
 # --- 2. a batch size told per GPU ----------------------------------------------------------------------------------
@@ -65,7 +59,7 @@ def test_gc_twins_state_no_gc_on(client: TestClient, lang: str, text: str) -> No
     ("ko", "GPU 4개로 학습하는데 너무 느려요. GPU당 배치 사이즈는 10이에요"),
 ])
 def test_batch_told_per_gpu_is_read(client: TestClient, lang: str, text: str) -> None:
-    assert _context(client, lang, text).get("batch_size") == 10
+    assert diagnosed_context(client, lang, text).get("batch_size") == 10
 
 
 @pytest.mark.parametrize(("lang", "text"), [
@@ -76,7 +70,7 @@ def test_batch_told_per_gpu_is_read(client: TestClient, lang: str, text: str) ->
     ("de", "ich habe 8 GPUs mit 48GB pro GPU und das Training ist sehr langsam"),
 ])
 def test_per_gpu_twins_state_no_batch(client: TestClient, lang: str, text: str) -> None:
-    assert _context(client, lang, text).get("batch_size") is None
+    assert diagnosed_context(client, lang, text).get("batch_size") is None
 
 
 # --- 3. results not reproduced, motion absent: weak results --------------------------------------------------------

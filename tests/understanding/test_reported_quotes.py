@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.understanding.probes import answered_symptom, diagnose
+from tests.understanding.probes import answered_symptom, diagnose, diagnosed_context
 
 REPORTED = [
     ("en", "it's stable with GC on but slow, 3 s/it. A friend told me:\n> turn GC off, it only crashed because of "
@@ -60,8 +60,7 @@ def test_a_quoted_log_line_stays_the_run_s(client: TestClient, lang: str, text: 
     ("ko", "3 s/it로 느려요. GC 꺼봐도 될까요?"),
 ])
 def test_a_trial_asked_states_no_gc(client: TestClient, lang: str, text: str) -> None:
-    context = diagnose(client, lang, text)["context"]
-    assert isinstance(context, dict)
+    context = diagnosed_context(client, lang, text)
     assert "gradient_checkpointing" not in context
 
 
@@ -100,8 +99,7 @@ def test_a_change_with_the_crash_going_on_keeps_it(client: TestClient, lang: str
 ])
 def test_the_file_told_as_the_file_gives_way_to_the_switch_told_after(client: TestClient, lang: str,
                                                                         text: str) -> None:
-    context = diagnose(client, lang, text)["context"]
-    assert isinstance(context, dict)
+    context = diagnosed_context(client, lang, text)
     assert context.get("gradient_checkpointing") is False
 
 
@@ -110,8 +108,7 @@ def test_the_file_told_as_the_file_gives_way_to_the_switch_told_after(client: Te
     ("es", "¡el GC ya está activado!\n```\ntrain:\n  gradient_checkpointing: false\n```\nOOM en el paso 2"),
 ])
 def test_a_pasted_file_beats_a_belief_about_it(client: TestClient, lang: str, text: str) -> None:
-    context = diagnose(client, lang, text)["context"]
-    assert isinstance(context, dict)
+    context = diagnosed_context(client, lang, text)
     assert context.get("gradient_checkpointing") is False
 
 
@@ -131,8 +128,7 @@ SHARED = [
 
 @pytest.mark.parametrize(("lang", "text"), SHARED)
 def test_another_s_settings_copied_are_the_user_s(client: TestClient, lang: str, text: str) -> None:
-    context = diagnose(client, lang, text)["context"]
-    assert isinstance(context, dict)
+    context = diagnosed_context(client, lang, text)
     assert context.get("gradient_checkpointing") is False
 
 
@@ -141,8 +137,7 @@ def test_another_s_settings_copied_are_the_user_s(client: TestClient, lang: str,
     ("es", "mi colega entrena flux con el GC apagado sin problema. A mí se me muere en el paso 3"),
 ])
 def test_another_s_settings_alone_are_theirs(client: TestClient, lang: str, text: str) -> None:
-    context = diagnose(client, lang, text)["context"]
-    assert isinstance(context, dict)
+    context = diagnosed_context(client, lang, text)
     assert "gradient_checkpointing" not in context
 
 
@@ -165,8 +160,7 @@ def test_a_reply_that_gc_was_on_all_along_keeps_the_failure(client: TestClient, 
 ])
 def test_gc_named_beside_a_saved_file_word_of_another_clause(client: TestClient, lang: str, text: str,
                                                               gc: bool) -> None:
-    context = diagnose(client, lang, text)["context"]
-    assert isinstance(context, dict)
+    context = diagnosed_context(client, lang, text)
     assert context.get("gradient_checkpointing") is gc
 
 
