@@ -63,7 +63,7 @@ class Sentence(NamedTuple):
     start: int  # its first token in the tokens read
     end: int  # exclusive
     question: bool  # it asks (a question mark, a question marker or ending)
-    marked: bool  # it ends in a question mark
+    marked: bool  # it ends in a question mark, or a Korean asking ending
     cue: bool  # it holds a symptom word (read first in a long text)
     clauses: tuple[int, ...] = ()  # the first token of each clause after the first (after a comma, a colon, ...)
     aside: bool = False  # it says it is an aside ("by the way", "another thing:", "unrelated")
@@ -191,8 +191,9 @@ def read_sentences(
             tokens.extend(read)
         if len(tokens) == start:
             continue
-        marked = "?" in texts[k] or "\uff1f" in texts[k]
-        question, setting = marked or _ends_asking(words[k], language), setting_line(texts[k])
+        # a Korean question's asking ending is its mark (`GC 끄면 얼마나 빨라지나요`: a switch asked about, no state)
+        marked = "?" in texts[k] or "\uff1f" in texts[k] or _ends_asking(words[k], language)
+        question, setting = marked, setting_line(texts[k])
         wrapping, titled = reader.wrapping, len(sentences) if k == title else titled
         sentences.append(Sentence(start, len(tokens), question, marked, k in cued, tuple(ends), setting=setting,
                                   names=setting_names(texts[k]) if setting else (),
