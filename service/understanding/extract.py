@@ -247,10 +247,26 @@ def _particle_of_a_change(word: Hit, gcs: list[Hit], tokens: list[Token]) -> boo
     return any(g.end == word.start and g.start > 0 and names_a_change(tokens[g.start - 1].text) for g in gcs)
 
 
+def _answers_aside(spans: dict[str, list[Hit]], bounds: frozenset[int]) -> dict[str, list[Hit]]:
+    """`spans` without the negations that are a clause of their own ("No, I have GC on", "nope, gc is on", "non,
+    coupé", "nein, ist aus", `아니요, 켜져 있어요`): an answer to what was asked, which denies no state told after
+    it."""
+    aside = {}
+    for concept in ("negation", "none_of", "not_in_use"):  # "no" both denies and names none ("no GC")
+        hits = spans.get(concept, _NONE)
+        # (a phrase read across the answer's comma is no phrase: "no, tengo el GC activado" is no "no tengo")
+        kept = [n for n in hits if not ((n.start == 0 or n.start in bounds)
+                                        and any(n.start < b <= n.end and b == n.start + 1 for b in bounds))]
+        if len(kept) < len(hits):
+            aside[concept] = kept
+    return {**spans, **aside} if aside else spans
+
+
 def stated_context(
     tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False,
     unstated: frozenset[int] = frozenset(), starts: frozenset[int] = frozenset(), unowned: frozenset[int] = frozenset(),
     told_past: frozenset[int] = frozenset(), clauses: frozenset[int] = frozenset(), answered_gc: bool = False,
+    answer_from: int = 0,
 ) -> Stated:
     """What the text states; `asked` holds the positions of the tokens of its questions;
     `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one;
@@ -285,9 +301,10 @@ def stated_context(
         if controls is not None:
             break
     sizes, after_bucket = sizes_named(tokens, spans, used, log_like)
-    gc = gc_state(spans, tokens, asked, on_or_off, starts, unowned, told_past)
-    if gc is None and answered_gc and "gc" not in spans:
-        gc = answered_state(spans, tokens, asked, starts)
+    switch_spans = _answers_aside(spans, clauses | starts)
+    gc = gc_state(switch_spans, tokens, asked, on_or_off, starts, unowned, told_past)
+    if gc is None and answered_gc and all(g.start < answer_from for g in spans.get("gc", _NONE)):
+        gc = answered_state(switch_spans, tokens, asked, frozenset(i for i in starts if i > answer_from), answer_from)
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,

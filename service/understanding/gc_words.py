@@ -344,17 +344,20 @@ def on_or_off_asked(spans: dict[str, list[Hit]]) -> bool:
 
 
 def answered_state(spans: dict[str, list[Hit]], tokens: list[Token], asked: frozenset[int],
-                   starts: frozenset[int]) -> bool | None:
+                   starts: frozenset[int], begin: int = 0) -> bool | None:
     """The state a reply tells of the GC its quote names, the reply naming no switch itself ("> turn on GC\\nit's been
     on from the start", "ele ta ligado desde sempre", "il est à true depuis le début", "Das ist schon die ganze Zeit
-    an", `처음부터 켜져 있어요`): the first on/off word of its first sentence, a negation flipping it; none when it is
-    asked, or names a change ("I'll try turning it on")."""
+    an", `처음부터 켜져 있어요`): the first on/off word of its first sentence (from `begin` on: the answer to a question
+    the reply opens by quoting), a negation flipping it; none when it is asked, or names a change ("I'll try turning
+    it on")."""
     end = min(starts, default=len(tokens))
     told = [h for c in ("it", "lasting") for h in spans.get(c, _NONE)]
     # a short word ("with", "on", "an") says a state only beside a pronoun or a lasting state ("it's on", "von Anfang
-    # an an"): "crashes at step 2 with CUDA out of memory" tells none
-    words = sorted((h.start, c == "on", h) for c in ("on", "off") for h in spans.get(c, _NONE) if h.start < end
-                   and not (short_word(h, tokens) and not any(distance(h, t) <= _ANSWERED_REACH for t in told)))
+    # an an"), or opening the answer to a question quoted before it ("> Is GC set to true?\nja, ist true"): "crashes
+    # at step 2 with CUDA out of memory" tells none
+    words = sorted((h.start, c == "on", h) for c in ("on", "off") for h in spans.get(c, _NONE) if begin <= h.start < end
+                   and not (short_word(h, tokens) and not any(distance(h, t) <= _ANSWERED_REACH for t in told)
+                            and not (begin and h.start - begin <= _ANSWERED_REACH)))
     if not words:
         return None
     start, state, word = words[0]

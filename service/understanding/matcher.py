@@ -63,13 +63,14 @@ from .quiet_lines import (
     updates,
 )
 from .rank import Scored, Target, rank, similarity
+from .replies import answered_quote, asked_back
 from .sentence_reader import SentenceReader, build_reader
 from .sentences import Reading, read_sentences
 from .spoken import as_told
 from .subject import of_the_training
 from .titles import Lines, line_hits, title_concepts, title_vetoes
 from .told import near_the_failure, told_now
-from .wrapped import answered_quote, routine_lines
+from .wrapped import routine_lines
 
 __all__ = ["Matcher", "Scored", "Target", "Understanding", "build_matcher", "counter_step", "outcome", "pasted_arch",
            "prose_of", "understand"]
@@ -350,11 +351,14 @@ def _stated(
     unstated = frozenset(i for k in machine for i in range(reading.sentences[k].start, reading.sentences[k].end))
     starts = frozenset(s.start for s in reading.sentences[1:])
     clauses = frozenset(c for s in reading.sentences for c in s.clauses)
-    quote = answered_quote(text) if not any(h.concept == "gc" for h in hits) else ""
+    # a question the reply opens by quoting ("> Is GC on?\nno, it's off") is read for its context, and states nothing
+    asking = asked_back(reading, text)
+    unowned |= asking
+    quote = answered_quote(text) if not any(h.concept == "gc" and h.start not in asking for h in hits) else ""
     answered = bool(quote) and any(h.concept == "gc" for h in line_hits(matcher, quote, lang, caches, lines)[1])
     stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
                             unstated=unstated, starts=starts, unowned=unowned, told_past=reading.past, clauses=clauses,
-                            answered_gc=answered)
+                            answered_gc=answered, answer_from=max(asking, default=-1) + 1)
     step = stated.step
     if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
         # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no

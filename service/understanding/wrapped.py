@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from ..content.sentence_models import SentenceMarkers
 from .normalize import normalize, split_tokens
+from .replies import asks_back
 
 _BULLET = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,2}[.)])\s+")
 # An ordered list's number ("1. Start the job with my config"): no figure of the run ("step 1").
@@ -198,7 +199,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     quoted = [i < opening and not pasted(line) for i, line in enumerate(lines)]
     reported = _reported(lines, wrapping, pasted) if wrapping.reports and ">" in text else [False] * len(lines)
     keep_quotes = not any(any(c.isalpha() for c in line) for line in lines[opening:]) or (
-        0 < opening < len(lines) and _agrees(lines[opening], wrapping))
+        0 < opening < len(lines) and (_agrees(lines[opening], wrapping) or asks_back(lines[:opening], lines[opening:])))
     out: list[str] = []
     expected = told = False
     asking: list[int] | None = None  # the lines kept under a question's heading ("### Question"), while in one
@@ -376,15 +377,3 @@ def title_parts(line: str, wrapping: Wrapping) -> tuple[str, tuple[str, ...]]:
     if kind == SOLVED:
         return kind, tuple(t for t in (tag, rest) if t.strip())
     return kind, (rest,) if rest.strip() else ()
-
-
-def answered_quote(text: str) -> str:
-    """The quote a reply opens with, its ">" marks taken off ("> turn GC on\\n\\nit's been on from the start" is "turn
-    GC on"); empty when the text opens with no quote, or nothing follows it.
-
-    >>> answered_quote("> turn GC on\\n\\nit's on already"), answered_quote("it's on already"), answered_quote("> x")
-    ('turn GC on', '', '')
-    """
-    lines = text.strip().split("\n")
-    opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
-    return "\n".join(line.lstrip().lstrip(">").strip() for line in lines[:opening]).strip()
