@@ -179,9 +179,11 @@ class Analyzer:
                 return [letters, rest]
         return [word]
 
-    def split_compound(self, word: str, c: Caches = NO_CACHE) -> list[str]:
-        """German-style compounds of two known words (`speicherfehler` -> `speicher`, `fehler`)."""
-        if len(word) < 8 or not word.isalpha() or word in self.all_known or self.typos.inflection(word, c):
+    def split_compound(self, word: str, c: Caches = NO_CACHE, lang: str | None = None) -> list[str]:
+        """German-style compounds of two known words (`speicherfehler` -> `speicher`, `fehler`); an ordinary word of
+        the query's language is one word (`jedenfalls`, "anyway", is no `jeden` + `falls`, "if")."""
+        if len(word) < 8 or not word.isalpha() or word in self.all_known or self.typos.inflection(word, c) or (
+                lang is not None and word in self.own.get(lang, ())):
             return [word]  # `checkpoints` (of `checkpointing`) is no `check` + `points`
         for i in range(len(word) - 3, 3, -1):
             head, tail = word[:i], word[i:]
@@ -296,7 +298,7 @@ class Analyzer:
             tokens = cache.get((raw, lang)) if fix else None
             if tokens is None:
                 parts = self.split_korean(raw) if hangul else [
-                    part for word in self.split_elision(raw, lang) for part in self.split_compound(word, c)
+                    part for word in self.split_elision(raw, lang) for part in self.split_compound(word, c, lang)
                 ]
                 if not fix:
                     out.extend(self._cached_token(part, lang, c) for part in parts)

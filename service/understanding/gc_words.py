@@ -33,8 +33,17 @@ _KOREAN_WHETHER = ("는지", "은지", "인지", "는지는", "은지는", "인�
 def unsure(spans: dict[str, list[Hit]], gcs: list[Hit], tokens: list[Token]) -> bool:
     """A doubt about the switch: an unsure word near a GC mention with no on/off word between them ("not sure if
     GC is on", not "GC já ligado, não sei mais o que fazer"), or, in Korean, after an on/off word in the
-    "whether" form (`켜져있는지 꺼져있는지는 모르겠어요`)."""
+    "whether" form (`켜져있는지 꺼져있는지는 모르겠어요`); a doubt of whether before the mention, whatever
+    switch its clause tells (`doubt_if`: "não sei se tá ligado o GC", "not sure if GC is on"), or a Korean hedge
+    after the switch said of it (`GC 켜져 있는 것 같은데`)."""
     switches = [h for c in ("on", "off") for h in spans.get(c, _NONE)]
+    for d in spans.get("doubt_if", _NONE):
+        # a doubt of whether reaches the switch its clause tells ("não sei se tá ligado o GC"), and a Korean hedge the
+        # switch before it (`켜져 있는 것 같은데`)
+        if (not tokens[d.start].hangul and any(0 <= g.start - d.end <= _UNSURE_REACH for g in gcs)) or (
+                tokens[d.start].hangul and any(
+                0 <= d.start - w.end <= 2 and any(0 <= w.start - g.end <= 2 for g in gcs) for w in switches)):
+            return True
     for u in spans.get("unsure", _NONE):
         for g in gcs:
             lo, hi = (u.end, g.start) if u.end <= g.start else (g.end, u.start)

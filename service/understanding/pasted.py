@@ -141,6 +141,8 @@ _NUMBERS = re.compile(r"[\[(]?\s*\d{1,6}(?:\s*[,x×]\s*\d{1,6})*\s*,?\s*[\])]?")
 # another key (`micro_batch_size_per_gpu = 2 gradient_accumulation_steps = 1`); not more words ("Resolutions: 512
 # and 768 only" is the user's sentence).
 _VALUE_END = re.compile(r"[ \t]*(?:$|[,;}\])#`\\\r\n]|--|[A-Za-z][\w.-]*[ \t]*[:=])")
+# The further sizes of a label line's list after its first (`Resolution: 512, 768, 1024`), up to the line's end
+_MORE_SIZES = re.compile(r"(?:[ \t]*,[ \t]*\d{1,6})+[ \t]*(?=$|\r|\n)", re.M)
 _SCRIPT = re.compile(r"([A-Za-z0-9][\w-]{0,80})\.py\b")
 _SIZE_RANGE = (128, 8192)
 _COUNT_LIMIT = 100_000
@@ -225,6 +227,8 @@ def read_settings(text: str, table: SettingTable) -> Pasted:
             continue  # `width: 1024` in a pasted YAML is AI Toolkit's sample size, no training size
         keys.add(name)
         value = raw.strip("\"'").strip() if raw is not None else None
+        if value is not None and value.isdigit() and (more := _MORE_SIZES.match(text, m.end())) is not None:
+            value += more.group()  # a list of a UI's label line ("Resolutions: 512, 768, 1024, 1536"): all its sizes
         yaml_list = sep == ":" and not m.group(1) and not flag
         read = _value(setting, value, flag, yaml_list, table)
         if read is None:

@@ -196,7 +196,9 @@ WRAPPING = Wrapping(frozenset({"describe the bug", "logs"}), frozenset({"expecte
     ("**Describe the bug**\nOOM at step 2", "OOM at step 2"),
     ("### Expected behavior\nit should not OOM\n\n### Logs\nOOM at step 2", "\nOOM at step 2"),
     ("Hi everyone,\nOOM at step 2\nThanks\n\nBest regards,\nMark", "OOM at step 2"),
-    ("> did you try batch 1?\nyes, still OOM", "yes, still OOM"),
+    ("> try batch 1\nstill OOM", "still OOM"),  # a suggestion quoted: dropped
+    # a question quoted above a short answer: kept, the context the answer stands in (`replies.asks_back`)
+    ("> did you try batch 1?\nyes, still OOM", "> did you try batch 1?\nyes, still OOM"),
     ("my log:\n> CUDA out of memory", "my log:\n> CUDA out of memory"),  # a quote under the user's words is pasted
     ("```\nCUDA out of memory\n```\nhelp", "CUDA out of memory\nhelp"),
     ("OOM\n1. Start the job with my config\n2) batch 4", "OOM\nStart the job with my config\nbatch 4"),
