@@ -36,6 +36,8 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "off": "extract: GC on/off",
     "negation": "extract: GC on/off; gate: a denied sentence states no `stated_only` concept",
     "unsure": "extract: GC on/off (not sure is no state)",
+    "doubt_if": "extract: GC on/off (a doubt of whether reaches the switch of its clause: no state)",
+    "only_when": "extract: one bucket named (an OOM only with it: not the list)",
     "considering": "extract: GC on/off (a proposal is no state)",
     "dreaded": "extract: GC on/off (a switch feared is no state)",
     "not_this_run": "own_run: another person's run, a tutorial's or one tried next states no setting of the user's",

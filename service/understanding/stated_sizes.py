@@ -50,12 +50,13 @@ def _pixels(word: str) -> int | None:
 def bucket_list(sizes: list[int], spans: dict[str, list[Hit]], after_bucket: bool) -> tuple[int, ...] | None:
     """The bucket list the text states. One size named as one of the buckets ("the 1024 bucket", "when it
     hits the bucket of 1536", an intermittent or largest-bucket OOM, one after steps ran fine: "fine for an hour,
-    then OOM, I suspect the 1536 pictures") is one of several, so it says nothing of the list; one size alone
+    then OOM, I suspect the 1536 pictures", an OOM only with it: "nur beim 1536er Bucket") is one of several, so it
+    says nothing of the list; one size alone
     ("Qwen Edit 1024", "at 768") or as the resolution ("resolution 1024",
     "bucket 1536", "1024px") is the training size."""
     unique = tuple(sorted(set(sizes)))
     if len(unique) == 1 and (
-        not spans.keys().isdisjoint(("largest", "intermittent", "after_a_while"))
+        not spans.keys().isdisjoint(("largest", "intermittent", "after_a_while", "only_when"))
         or ("bucket" in spans and (not after_bucket or "when" in spans))
     ):
         return None
