@@ -4,13 +4,16 @@ activé", "weiß nicht ob GC an ist") and a Korean hedge after it (`켜져 있�
 leave it unknown, so the answer starts with the guide's first fix. An ordinary word of the language is one word, not
 a compound (`jedenfalls`, "anyway", is no `jeden` + `falls`, "if": the OOM after it is told). Twins: a state told
 plainly beside a doubt about something else ("GC tá ligado, não sei mais o que fazer"), and a hedge of the failure,
-not of the switch (`OOM 나는 것 같아요. GC 켜져 있어요`), keep the state. Sentences written for the test."""
+not of the switch (`OOM 나는 것 같아요. GC 켜져 있어요`), keep the state. Spanish `apagado` said of the switch is no
+dull colour. Sentences written for the test."""
 
 from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
 
+from remedy.index.build import Index
+from remedy.understanding.matcher import understand
 from tests.understanding.probes import answered_symptom, diagnose, diagnosed_context
 
 
@@ -42,3 +45,13 @@ def test_a_plain_state_beside_another_doubt_stays(client: TestClient, lang: str,
 def test_an_ordinary_word_is_no_compound(client: TestClient) -> None:
     text = "Keine Ahnung. Jedenfalls OOM, sobald die Samples kommen"
     assert answered_symptom(diagnose(client, "de", text)) == "oom-during-sampling"
+
+
+@pytest.mark.parametrize("text", ["tengo el GC apagado y me da OOM en el paso 2", "con el GC apagado va más rápido"])
+def test_a_switch_word_is_no_colour(index: Index, text: str) -> None:
+    # Spanish `apagado` is both "off" and "dull": said of the switch it is no colour of the images
+    assert "colour_off" not in understand(index.matcher, text, "es").concepts
+
+
+def test_dull_colours_are_still_a_flaw(index: Index) -> None:
+    assert "colour_off" in understand(index.matcher, "los colores salen apagados", "es").concepts
