@@ -262,11 +262,24 @@ def _answers_aside(spans: dict[str, list[Hit]], bounds: frozenset[int]) -> dict[
     return {**spans, **aside} if aside else spans
 
 
+def _taken_up(spans: dict[str, list[Hit]], begin: int, proposed: bool, bounds: frozenset[int]) -> bool | None:
+    """The quote's switch as the reply's first word takes it up: "yes" or "did that" (`complied`) keeps it ("> set
+    gradient_checkpointing: true\ndid that, still OOM" is on), and a "no" of its own clause answering a quoted
+    question (`begin` past it) denies it ("> GC on?\nno"); none otherwise."""
+    if any(h.start == begin for h in spans.get("complied", _NONE)):
+        return proposed
+    if begin and any(n.start == begin and (n.end in bounds or not any(h.start >= n.end for hs in spans.values()
+                                                                      for h in hs))
+                     for n in (*spans.get("negation", _NONE), *spans.get("none_of", _NONE))):
+        return not proposed
+    return None
+
+
 def stated_context(
     tokens: list[Token], hits: list[Hit], log_like: bool, asked: frozenset[int] = frozenset(), failed: bool = False,
     unstated: frozenset[int] = frozenset(), starts: frozenset[int] = frozenset(), unowned: frozenset[int] = frozenset(),
     told_past: frozenset[int] = frozenset(), clauses: frozenset[int] = frozenset(), answered_gc: bool = False,
-    answer_from: int = 0,
+    answer_from: int = 0, proposed: bool | None = None,
 ) -> Stated:
     """What the text states; `asked` holds the positions of the tokens of its questions;
     `failed`: a failure is told beside these words (a pasted log), so a step they name is the failing one;
@@ -305,6 +318,8 @@ def stated_context(
     gc = gc_state(switch_spans, tokens, asked, on_or_off, starts, unowned, told_past)
     if gc is None and answered_gc and all(g.start < answer_from for g in spans.get("gc", _NONE)):
         gc = answered_state(switch_spans, tokens, asked, frozenset(i for i in starts if i > answer_from), answer_from)
+        if gc is None and proposed is not None:
+            gc = _taken_up(spans, answer_from, proposed, clauses | starts)
     return Stated(
         step=step if step is not None and step <= 10_000_000 else None,
         largest_named=max(sizes) if sizes else None,

@@ -38,6 +38,7 @@ CONCEPTS_READ: Final[dict[str, str]] = {
     "unsure": "extract: GC on/off (not sure is no state)",
     "doubt_if": "extract: GC on/off (a doubt of whether reaches the switch of its clause: no state)",
     "only_when": "extract: one bucket named (an OOM only with it: not the list)",
+    "complied": "extract: a reply's yes or 'did that' takes up the switch of the quote it answers",
     "considering": "extract: GC on/off (a proposal is no state)",
     "dreaded": "extract: GC on/off (a switch feared is no state)",
     "not_this_run": "own_run: another person's run, a tutorial's or one tried next states no setting of the user's",

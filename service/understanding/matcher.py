@@ -355,10 +355,13 @@ def _stated(
     asking = asked_back(reading, text)
     unowned |= asking
     quote = answered_quote(text) if not any(h.concept == "gc" and h.start not in asking for h in hits) else ""
-    answered = bool(quote) and any(h.concept == "gc" for h in line_hits(matcher, quote, lang, caches, lines)[1])
+    quote_tokens, quote_hits = line_hits(matcher, quote, lang, caches, lines) if quote else ([], [])
+    answered = any(h.concept == "gc" for h in quote_hits)
+    # what the quote says of the switch, which a bare "yes" or "did that" takes up ("> set GC to true\ndid that")
+    proposed = stated_context(quote_tokens, quote_hits, False).gradient_checkpointing if answered else None
     stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
                             unstated=unstated, starts=starts, unowned=unowned, told_past=reading.past, clauses=clauses,
-                            answered_gc=answered, answer_from=max(asking, default=-1) + 1)
+                            answered_gc=answered, answer_from=max(asking, default=-1) + 1, proposed=proposed)
     step = stated.step
     if parts.lead is not None and ("\n" in text.strip() or log.step is not None):
         # In a log, "step" appears in messages ("OOM during training step 3 times") and a bar's percentage is no

@@ -2,7 +2,9 @@
 the question as its context, and the question states nothing itself; an answer word that is a clause of its own ("No,
 I have GC on", "non, coupé", "nein, ist aus") answers, it denies no state told after it. Twins: a negation inside its
 clause still denies ("I don't have GC on"), and a question quoted above a reply that does not tell the state leaves it
-unknown. Sentences written for the test (none is a line of a query set)."""
+unknown. A bare "yes", "did that", "ya lo hice", `그렇게 했어요` takes up the switch of the quote it answers, and a
+"no" of its own clause answering a quoted question denies it. Sentences written for the test (none is a line of a
+query set)."""
 
 from __future__ import annotations
 
@@ -51,3 +53,20 @@ def test_a_denied_state_stays_and_a_question_states_nothing(
     client: TestClient, lang: str, text: str, gc: bool | None
 ) -> None:
     assert diagnosed_context(client, lang, text).get("gradient_checkpointing") is gc
+
+
+@pytest.mark.parametrize(("lang", "text", "gc"), [
+    ("en", "> set gradient_checkpointing: true and retry\ndid that, still OOM at step 40", True),
+    ("en", "> try turning GC off\nyeah did that, now it OOMs at step 2", False),
+    ("en", "> Is GC on?\nyes. OOM at step 40", True),
+    ("en", "> Is GC on?\nno, OOM at step 2", False),
+    ("es", "> activa el gradient checkpointing y vuelve a probar\nya lo hice, sigue el OOM en el paso 40", True),
+    ("pt", "> liga o gradient checkpointing e tenta de novo\njá fiz, continua dando OOM no passo 40", True),
+    ("fr", "> GC activé ?\nnon. OOM au step 2", False),
+    ("de", "> schalte gradient checkpointing ein und versuch es nochmal\nhab ich gemacht, trotzdem OOM bei "
+           "Schritt 40", True),
+    ("ko", "> train: 블록에서 gradient_checkpointing: true로 설정하고 다시 시도해 보세요.\n"
+           "그렇게 했어요. 그래도 또 out of memory가 났어요", True),
+])
+def test_a_bare_answer_takes_up_the_quoted_switch(client: TestClient, lang: str, text: str, gc: bool) -> None:
+    assert diagnosed_context(client, lang, text)["gradient_checkpointing"] is gc
