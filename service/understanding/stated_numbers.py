@@ -85,13 +85,14 @@ def failing_step(
     if not failures and not failed:
         return None
     passed = _passes(tokens, spans)
+    nows = spans.get("now", _NONE)
     joins = spans.get("span_to", _NONE)
     # a count after a length word ("for 3000 steps", "durante 3000 pasos", "총 3000스텝") is the run's length
     lengths = frozenset(h.end for h in spans.get("run_length", _NONE))
     # ... and so is one beside a length word ("3000 steps in total", "3000 pasos en total", "3000 total steps")
     beside = lengths | frozenset(h.start for h in spans.get("run_length", _NONE))
-    found: list[tuple[bool, int, bool, int, int]] = []  # (told as passed, distance to a failure word, a count
-    # before its word, order, position)
+    found: list[tuple[bool, bool, bool, int, bool, int, int]] = []  # (told as passed, far from a failure word,
+    # told before any "now", distance to a failure word, a count before its word, order, position)
     for order, hit in enumerate(spans.get("step", _NONE)):
         if hit.start in skip or hit.end in beside or hit.start in lengths or _a_setting(tokens, hit, joins, sizes):
             continue
@@ -124,7 +125,10 @@ def failing_step(
         reach = near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1
         if counted and reach > _STEP_FAILURE_REACH and tokens[hit.end - 1].text in _PLURAL_STEPS and not failed:
             continue  # "3000 steps, running smooth ... the VRAM blows up at sampling": the run's length, far from it
-        found.append((bool(through), reach, counted, order, j))
+        # a step told after a "now" ("attempt 2 OOM at step 2; attempt 3 (today) ... now it dies at step 3") is the
+        # present run's, before the earlier ones near a failure word too
+        earlier = not any(n.end <= j for n in nows)
+        found.append((bool(through), reach > _STEP_FAILURE_REACH, earlier, reach, counted, order, j))
     if not found:
         return None
     *_, j = min(found)
