@@ -263,11 +263,16 @@ def _answers_aside(spans: dict[str, list[Hit]], bounds: frozenset[int]) -> dict[
 
 
 def _taken_up(spans: dict[str, list[Hit]], begin: int, proposed: bool, bounds: frozenset[int]) -> bool | None:
-    """The quote's switch as the reply's first word takes it up: "yes" or "did that" (`complied`) keeps it ("> set
-    gradient_checkpointing: true\ndid that, still OOM" is on), and a "no" of its own clause answering a quoted
-    question (`begin` past it) denies it ("> GC on?\nno"); none otherwise."""
-    if any(h.start == begin for h in spans.get("complied", _NONE)):
-        return proposed
+    """The quote's switch as the reply's first words take it up: "yes" or "did that" (`complied`) as a clause of their
+    own keeps it ("> set gradient_checkpointing: true\ndid that, still OOM" is on; "já fiz batch 1" did something
+    else), and a "no" of its own clause answering a quoted question (`begin` past it) denies it ("> GC on?\nno");
+    none otherwise."""
+    complied = {h.start: h.end for h in spans.get("complied", _NONE)}
+    end = begin
+    while end in complied:  # "yeah did that,": the answer's words, one after another, a clause of their own
+        end = complied[end]
+    if end > begin and (end in bounds or not any(h.start >= end for hs in spans.values() for h in hs)):
+        return proposed  # ("já fiz batch 1" did something else)
     if begin and any(n.start == begin and (n.end in bounds or not any(h.start >= n.end for hs in spans.values()
                                                                       for h in hs))
                      for n in (*spans.get("negation", _NONE), *spans.get("none_of", _NONE))):
