@@ -80,19 +80,17 @@ def failing_step(
     the text tells no failure at all ("4000 steps, about 3 hours" is a run's length), unless `failed`. A bucket
     size (`sizes`) before the step word, or after it past other words, is no step ("Sample en 1024, trente steps").
     A step word at `skip` is a preview's own step count ("sample_steps 30"); in Korean the count comes before the
-    counter word (`3스텝`), so `bound` (the positions right after another fact's word) applies there only."""
+    counter word (`3스텝`), so `bound` (the positions right after another fact's word) applies there only. A step told
+    after a "now" is the present run's ("attempt 2 OOMed at step 2 ... now it dies at step 3" is step 3)."""
     failures = [h for c in _FAILURES for h in spans.get(c, _NONE)]
     if not failures and not failed:
         return None
-    passed = _passes(tokens, spans)
-    nows = spans.get("now", _NONE)
-    joins = spans.get("span_to", _NONE)
+    passed, nows, joins = _passes(tokens, spans), spans.get("now", _NONE), spans.get("span_to", _NONE)
     # a count after a length word ("for 3000 steps", "durante 3000 pasos", "총 3000스텝") is the run's length
     lengths = frozenset(h.end for h in spans.get("run_length", _NONE))
     # ... and so is one beside a length word ("3000 steps in total", "3000 pasos en total", "3000 total steps")
     beside = lengths | frozenset(h.start for h in spans.get("run_length", _NONE))
-    found: list[tuple[bool, bool, bool, int, bool, int, int]] = []  # (told as passed, far from a failure word,
-    # told before any "now", distance to a failure word, a count before its word, order, position)
+    found: list[tuple[bool, bool, bool, int, bool, int, int]] = []  # passed, far, before now, near, count, order, j
     for order, hit in enumerate(spans.get("step", _NONE)):
         if hit.start in skip or hit.end in beside or hit.start in lengths or _a_setting(tokens, hit, joins, sizes):
             continue
@@ -125,9 +123,7 @@ def failing_step(
         reach = near if near <= _STEP_FAILURE_REACH else _STEP_FAILURE_REACH + 1
         if counted and reach > _STEP_FAILURE_REACH and tokens[hit.end - 1].text in _PLURAL_STEPS and not failed:
             continue  # "3000 steps, running smooth ... the VRAM blows up at sampling": the run's length, far from it
-        # a step told after a "now" ("attempt 2 OOM at step 2; attempt 3 (today) ... now it dies at step 3") is the
-        # present run's, before the earlier ones near a failure word too
-        earlier = not any(n.end <= j for n in nows)
+        earlier = not any(n.end <= j for n in nows)  # a step told after a "now" is the present run's
         found.append((bool(through), reach > _STEP_FAILURE_REACH, earlier, reach, counted, order, j))
     if not found:
         return None
