@@ -2,8 +2,9 @@
 the question as its context, and the question states nothing itself; an answer word that is a clause of its own ("No,
 I have GC on", "non, coupé", "nein, ist aus") answers, it denies no state told after it. Twins: a negation inside its
 clause still denies ("I don't have GC on"), and a question quoted above a reply that does not tell the state leaves it
-unknown. A bare "yes", "did that", "ya lo hice", `그렇게 했어요` takes up the switch of the quote it answers, and a
-"no" of its own clause answering a quoted question denies it. Sentences written for the test (none is a line of a
+unknown. A bare "did that", "ya lo hice", `그렇게 했어요` takes up the switch of the quote it answers, and a
+"no" of its own clause answering a quoted question denies it (a bare "yes" is not read: a hit on every "yes" and "ja"
+cost 4 % of the short queries' p99). Sentences written for the test (none is a line of a
 query set)."""
 
 from __future__ import annotations
@@ -57,8 +58,7 @@ def test_a_denied_state_stays_and_a_question_states_nothing(
 
 @pytest.mark.parametrize(("lang", "text", "gc"), [
     ("en", "> set gradient_checkpointing: true and retry\ndid that, still OOM at step 40", True),
-    ("en", "> try turning GC off\nyeah did that, now it OOMs at step 2", False),
-    ("en", "> Is GC on?\nyes. OOM at step 40", True),
+    ("en", "> try turning GC off\ndid that, now it OOMs at step 2", False),
     ("en", "> Is GC on?\nno, OOM at step 2", False),
     ("es", "> activa el gradient checkpointing y vuelve a probar\nya lo hice, sigue el OOM en el paso 40", True),
     ("pt", "> liga o gradient checkpointing e tenta de novo\njá fiz, continua dando OOM no passo 40", True),
