@@ -254,22 +254,22 @@ def _answers_aside(spans: dict[str, list[Hit]], bounds: frozenset[int]) -> dict[
     aside = {}
     for concept in ("negation", "none_of", "not_in_use"):  # "no" both denies and names none ("no GC")
         hits = spans.get(concept, _NONE)
-        # (a phrase read across the answer's comma is no phrase: "no, tengo el GC activado" is no "no tengo")
-        kept = [n for n in hits if not ((n.start == 0 or n.start in bounds)
-                                        and any(n.start < b <= n.end and b == n.start + 1 for b in bounds))]
+        # (its word alone up to the comma; a phrase read across it is no phrase: "no, tengo el GC activado" is no "no
+        # tengo")
+        kept = [n for n in hits if not ((n.start == 0 or n.start in bounds) and n.start + 1 in bounds)]
         if len(kept) < len(hits):
             aside[concept] = kept
     return {**spans, **aside} if aside else spans
 
 
 def _taken_up(spans: dict[str, list[Hit]], begin: int, proposed: bool, bounds: frozenset[int]) -> bool | None:
-    """The quote's switch as the reply's first words take it up: "yes" or "did that" (`complied`) as a clause of their
-    own keeps it ("> set gradient_checkpointing: true\ndid that, still OOM" is on; "já fiz batch 1" did something
+    """The quote's switch as the reply's first words take it up: "did that", "ya lo hice" (`complied`) as a clause of
+    their own keep it ("> set gradient_checkpointing: true\ndid that, still OOM" is on; "já fiz batch 1" did something
     else), and a "no" of its own clause answering a quoted question (`begin` past it) denies it ("> GC on?\nno");
     none otherwise."""
     complied = {h.start: h.end for h in spans.get("complied", _NONE)}
     end = begin
-    while end in complied:  # "yeah did that,": the answer's words, one after another, a clause of their own
+    while end in complied:  # the answer's phrases, one after another ("ya lo hice, hecho,"), up to their clause's end
         end = complied[end]
     if end > begin and (end in bounds or not any(h.start >= end for hs in spans.values() for h in hs)):
         return proposed  # ("já fiz batch 1" did something else)
