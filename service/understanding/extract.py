@@ -267,14 +267,18 @@ def _taken_up(spans: dict[str, list[Hit]], begin: int, proposed: bool, bounds: f
     their own keep it ("> set gradient_checkpointing: true\ndid that, still OOM" is on; "já fiz batch 1" did something
     else), and a "no" of its own clause answering a quoted question (`begin` past it) denies it ("> GC on?\nno");
     none otherwise."""
+    last = max((h.start for hs in spans.values() for h in hs), default=-1)  # the last concept told
+
+    def alone(end: int) -> bool:  # the answer's words end their clause, or the text
+        return end in bounds or end > last
+
     complied = {h.start: h.end for h in spans.get("complied", _NONE)}
     end = begin
     while end in complied:  # the answer's phrases, one after another ("ya lo hice, hecho,"), up to their clause's end
         end = complied[end]
-    if end > begin and (end in bounds or not any(h.start >= end for hs in spans.values() for h in hs)):
+    if end > begin and alone(end):
         return proposed  # ("já fiz batch 1" did something else)
-    if begin and any(n.start == begin and (n.end in bounds or not any(h.start >= n.end for hs in spans.values()
-                                                                      for h in hs))
+    if begin and any(n.start == begin and alone(n.end)
                      for n in (*spans.get("negation", _NONE), *spans.get("none_of", _NONE))):
         return not proposed
     return None

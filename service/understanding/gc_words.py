@@ -37,13 +37,8 @@ def unsure(spans: dict[str, list[Hit]], gcs: list[Hit], tokens: list[Token]) -> 
     switch its clause tells (`doubt_if`: "não sei se tá ligado o GC", "not sure if GC is on"), or a Korean hedge
     after the switch said of it (`GC 켜져 있는 것 같은데`)."""
     switches = [h for c in ("on", "off") for h in spans.get(c, _NONE)]
-    for d in spans.get("doubt_if", _NONE):
-        # a doubt of whether reaches the switch its clause tells ("não sei se tá ligado o GC"), and a Korean hedge the
-        # switch before it (`켜져 있는 것 같은데`)
-        if (not tokens[d.start].hangul and any(0 <= g.start - d.end <= _UNSURE_REACH for g in gcs)) or (
-                tokens[d.start].hangul and any(
-                0 <= d.start - w.end <= 2 and any(0 <= w.start - g.end <= 2 for g in gcs) for w in switches)):
-            return True
+    if any(_doubts(d, gcs, switches, tokens) for d in spans.get("doubt_if", _NONE)):
+        return True
     for u in spans.get("unsure", _NONE):
         for g in gcs:
             lo, hi = (u.end, g.start) if u.end <= g.start else (g.end, u.start)
@@ -54,6 +49,14 @@ def unsure(spans: dict[str, list[Hit]], gcs: list[Hit], tokens: list[Token]) -> 
         ):
             return True
     return False
+
+
+def _doubts(doubt: Hit, gcs: list[Hit], switches: list[Hit], tokens: list[Token]) -> bool:
+    """A doubt of whether reaches the mention after it, whatever switch its clause tells ("não sei se tá ligado o
+    GC"); a Korean hedge, the switch said of a mention right before it (`GC 켜져 있는 것 같은데`)."""
+    if not tokens[doubt.start].hangul:
+        return any(0 <= g.start - doubt.end <= _UNSURE_REACH for g in gcs)
+    return any(0 <= doubt.start - w.end <= 2 and any(0 <= w.start - g.end <= 2 for g in gcs) for w in switches)
 
 
 def _whether(word: Hit, tokens: list[Token]) -> bool:

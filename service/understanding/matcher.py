@@ -357,7 +357,7 @@ def _stated(
     quote = answered_quote(text) if not any(h.concept == "gc" and h.start not in asking for h in hits) else ""
     quote_tokens, quote_hits = line_hits(matcher, quote, lang, caches, lines) if quote else ([], [])
     answered = any(h.concept == "gc" for h in quote_hits)
-    # what the quote says of the switch, which a bare "yes" or "did that" takes up ("> set GC to true\ndid that")
+    # what the quote says of the switch, which a bare "did that" takes up ("> set GC to true\ndid that")
     proposed = stated_context(quote_tokens, quote_hits, False).gradient_checkpointing if answered else None
     stated = stated_context(reading.tokens, hits, parts.log_like, reading.asked(), failed=parts.log_like,
                             unstated=unstated, starts=starts, unowned=unowned, told_past=reading.past, clauses=clauses,

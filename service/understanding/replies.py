@@ -17,6 +17,12 @@ if TYPE_CHECKING:
 ANSWER_WORDS = 30  # words of a reply at most that answer the question it quotes ("non, coupé. OOM au step 2")
 
 
+def opening_line(lines: list[str]) -> int:
+    """The index of the first line that is no quote (">") and not blank: where a reply's own words start after the
+    quote it opens with (0 when it opens with none, or holds nothing but the quote)."""
+    return next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
+
+
 def asks_back(quote: list[str], reply: list[str]) -> bool:
     """The quote a reply opens with asks a question ("> When did it OOM?", "> Is gradient_checkpointing: true set?"),
     and the reply is a short answer to it (`ANSWER_WORDS`): the question is the context the answer stands in ("during
@@ -31,7 +37,7 @@ def asked_back(reading: Reading, text: str) -> frozenset[int]:
     if not text.lstrip().startswith(">"):
         return frozenset()
     lines = text.strip().split("\n")
-    opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
+    opening = opening_line(lines)
     if opening == 0 or not asks_back(lines[:opening], lines[opening:]):
         return frozenset()
     asking: set[int] = set()
@@ -50,5 +56,5 @@ def answered_quote(text: str) -> str:
     ('turn GC on', '', '')
     """
     lines = text.strip().split("\n")
-    opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
+    opening = opening_line(lines)
     return "\n".join(line.lstrip().lstrip(">").strip() for line in lines[:opening]).strip()

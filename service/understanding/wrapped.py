@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from ..content.sentence_models import SentenceMarkers
 from .normalize import normalize, split_tokens
-from .replies import asks_back
+from .replies import asks_back, opening_line
 
 _BULLET = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,2}[.)])\s+")
 # An ordered list's number ("1. Start the job with my config"): no figure of the run ("step 1").
@@ -195,7 +195,7 @@ def unwrap(text: str, wrapping: Wrapping, pasted: Callable[[str], bool] = lambda
     lines = text.split("\n")
     # A reply opens by quoting what it answers; a quote under the user's own words, or of a log's line (`pasted`),
     # is what they paste ("I get this:\n> CUDA out of memory"), kept.
-    opening = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(">")), 0)
+    opening = opening_line(lines)
     quoted = [i < opening and not pasted(line) for i, line in enumerate(lines)]
     reported = _reported(lines, wrapping, pasted) if wrapping.reports and ">" in text else [False] * len(lines)
     keep_quotes = not any(any(c.isalpha() for c in line) for line in lines[opening:]) or (
